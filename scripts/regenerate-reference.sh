@@ -8,6 +8,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CORPUS="${LOCUS_CORPUS_DIR:-$ROOT/../shared/corpus}"
+[ -d "$CORPUS" ] && CORPUS="$(cd "$CORPUS" && pwd)"
 OWN="$ROOT/tests/fidelity/files"
 OUT="$ROOT/tests/fidelity/reference"
 REF="$ROOT/tools/reference"

@@ -22,7 +22,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { dirname, resolve, extname, join } from 'node:path';
+import { dirname, resolve, extname, join, basename } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 
@@ -30,6 +30,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const NM = join(HERE, 'node_modules');
 const require = createRequire(import.meta.url);
 
+// Python version pyright parses for (see PyrightServer).
+const PYTHON_VERSION = process.env.LOCUS_PYTHON_VERSION || '3.13';
 const REQUEST_TIMEOUT_MS = Number(process.env.LOCUS_REF_TIMEOUT_MS || 600_000);
 
 // LSP SymbolKind numbers -> names (LSP 3.17 / vscode.SymbolKind + 1).
@@ -348,8 +350,13 @@ const clientCapabilities = {
 
 class PyrightServer {
   constructor() {
-    // Empty temporary workspace: no pyrightconfig/pyproject, so default settings.
+    // Temporary workspace holding only a pyrightconfig.json that pins the
+    // Python version (otherwise pyright takes it from whatever `python` is on
+    // PATH, and PEP 695 syntax parses differently below 3.12). Every other
+    // setting is pyright's default. Each file is copied into the workspace
+    // under its own name while it is processed.
     this.workspace = mkdtempSync(join(tmpdir(), 'locus-pyright-'));
+    writeFileSync(join(this.workspace, 'pyrightconfig.json'), JSON.stringify({ pythonVersion: PYTHON_VERSION }) + '\n');
     this.client = new LspClient('pyright', [join(NM, 'pyright', 'langserver.index.js'), '--stdio'], {
       'workspace/configuration': params => params.items.map(() => null),
       'client/registerCapability': () => null,
@@ -372,12 +379,19 @@ class PyrightServer {
     this.client.notify('initialized', {});
   }
   async symbols(file) {
-    const uri = pathToFileURL(resolve(file)).href;
     const text = readFileSync(file, 'utf8');
-    this.client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: ++this.version, text } });
-    const res = await this.client.request('textDocument/documentSymbol', { textDocument: { uri } });
-    this.client.notify('textDocument/didClose', { textDocument: { uri } });
-    return normaliseLspSymbols(res);
+    const dir = mkdtempSync(join(this.workspace, 'f'));
+    const local = join(dir, basename(file));
+    writeFileSync(local, text);
+    const uri = pathToFileURL(local).href;
+    try {
+      this.client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: ++this.version, text } });
+      const res = await this.client.request('textDocument/documentSymbol', { textDocument: { uri } });
+      this.client.notify('textDocument/didClose', { textDocument: { uri } });
+      return normaliseLspSymbols(res);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   async shutdown() {
     await this.client.shutdown();

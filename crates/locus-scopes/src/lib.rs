@@ -1,1 +1,26 @@
-//! placeholder
+//! Symbols and scopes from syntax: the language registry, tree-sitter parsing, and the
+//! query-driven extraction of document symbols and of the scope chain at a position.
+//!
+//! Languages are data: `grammars/<id>.toml` registers a grammar, `queries/<dir>/symbols.scm`
+//! says which nodes are symbols (the capture vocabulary is in `queries/README.md`).
+//!
+//! **Invariants.**
+//! - No language is named in Rust: behaviour that differs between languages lives in the
+//!   registry and the query files.
+//! - Nothing here fails as a whole: a language whose queries do not load is treated as plain
+//!   text and [`Source::error`] says why; every other language keeps working.
+//! - Offsets are UTF-8 bytes of the [`locus_doc::Document`]; no protocol types appear here.
+
+#![deny(missing_docs)]
+
+mod kind;
+mod outline;
+mod query;
+mod registry;
+mod source;
+
+pub use kind::SymbolKind;
+pub use outline::{Outline, Span, Symbol};
+pub use query::{LanguageConfig, QueryError, SYMBOLS_FILE};
+pub use registry::{Language, LanguageEntry, Registry};
+pub use source::Source;

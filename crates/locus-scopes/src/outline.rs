@@ -1,0 +1,363 @@
+//! Document symbols from a syntax tree and a symbol query, and the scope chain at an offset.
+
+use std::collections::HashMap;
+
+use locus_doc::Document;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, QueryCursor, TextProvider, Tree};
+
+use crate::kind::SymbolKind;
+use crate::query::{LanguageConfig, Normalize, Part, Role};
+
+/// A half-open byte range of the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// Whether `offset` lies in the span, counting its end as inside (as editors do for a
+    /// cursor right after the last character).
+    pub fn contains_offset(self, offset: usize) -> bool {
+        self.start <= offset && offset <= self.end
+    }
+
+    /// Whether `other` lies wholly inside this span.
+    pub fn contains(self, other: Span) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+}
+
+/// One document symbol: what an editor's outline shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    /// The name as the outline shows it.
+    pub name: String,
+    /// The LSP kind.
+    pub kind: SymbolKind,
+    /// The whole extent of the symbol.
+    pub range: Span,
+    /// The part to highlight when the symbol is picked: its name.
+    pub selection: Span,
+    /// Nested symbols, in document order.
+    pub children: Vec<Symbol>,
+}
+
+/// All symbols of one document version.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// The top-level symbols, in document order.
+    pub symbols: Vec<Symbol>,
+    /// How many symbols there are at every depth.
+    pub total: usize,
+}
+
+impl Outline {
+    /// Builds an outline from top-level symbols.
+    pub fn new(symbols: Vec<Symbol>) -> Outline {
+        fn count(s: &[Symbol]) -> usize {
+            s.iter().map(|s| 1 + count(&s.children)).sum()
+        }
+        Outline { total: count(&symbols), symbols }
+    }
+
+    /// The symbols containing `offset`, outermost first. Among siblings that all contain it
+    /// (touching ranges), the one starting last wins. Cost: depth × log(siblings).
+    pub fn chain_at(&self, offset: usize) -> Vec<&Symbol> {
+        let mut chain = Vec::new();
+        let mut level = &self.symbols[..];
+        while let Some(found) = containing(level, offset) {
+            chain.push(found);
+            level = &found.children;
+        }
+        chain
+    }
+}
+
+fn containing(level: &[Symbol], offset: usize) -> Option<&Symbol> {
+    // Siblings are sorted by start; look back from the last one starting at or before offset.
+    let upto = level.partition_point(|s| s.range.start <= offset);
+    level[..upto].iter().rev().take(8).find(|s| s.range.contains_offset(offset))
+}
+
+/// Gives tree-sitter the text of a node from the rope, chunk by chunk.
+pub(crate) struct RopeText<'a>(pub &'a Document);
+
+impl<'a> TextProvider<&'a [u8]> for RopeText<'a> {
+    type I = std::iter::Map<ropey::iter::Chunks<'a>, fn(&'a str) -> &'a [u8]>;
+
+    fn text(&mut self, node: Node) -> Self::I {
+        let rope = self.0.rope();
+        let end = node.end_byte().min(rope.len_bytes());
+        let start = node.start_byte().min(end);
+        rope.byte_slice(start..end).chunks().map(str::as_bytes as fn(&'a str) -> &'a [u8])
+    }
+}
+
+/// A symbol found by a pattern, before names are rendered and the tree is built.
+struct Candidate {
+    pattern: usize,
+    kind: SymbolKind,
+    range: Span,
+    names: Vec<Span>,
+    helpers: Vec<(u32, Span)>,
+}
+
+/// Extracts the symbols of the whole tree.
+pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&config.query, tree.root_node(), RopeText(doc));
+    let mut candidates: HashMap<usize, Candidate> = HashMap::new();
+    let mut skipped: Vec<usize> = Vec::new();
+    while let Some(m) = matches.next() {
+        let mut symbol: Option<(Node, SymbolKind)> = None;
+        let mut names = Vec::new();
+        let mut helpers = Vec::new();
+        let mut range_start: Option<usize> = None;
+        for cap in m.captures() {
+            let span = Span { start: cap.node.start_byte(), end: cap.node.end_byte() };
+            match config.roles[cap.index as usize] {
+                Role::Symbol(kind) => symbol = Some((cap.node, kind)),
+                Role::Name => names.push(span),
+                Role::RangeStart => range_start = Some(range_start.map_or(span.start, |s| s.min(span.start))),
+                Role::Skip => skipped.push(cap.node.id()),
+                Role::Helper => helpers.push((cap.index, span)),
+            }
+        }
+        let Some((node, kind)) = symbol else { continue };
+        let mut range = Span { start: node.start_byte(), end: node.end_byte() };
+        if let Some(start) = range_start {
+            range.start = range.start.min(start);
+        }
+        let candidate = Candidate { pattern: m.pattern_index, kind, range, names, helpers };
+        match candidates.get(&node.id()) {
+            Some(existing) if existing.pattern <= m.pattern_index => {}
+            _ => {
+                candidates.insert(node.id(), candidate);
+            }
+        }
+    }
+    for id in skipped {
+        candidates.remove(&id);
+    }
+    build(config, doc, candidates.into_values().collect())
+}
+
+/// A symbol under construction, in a flat arena.
+struct Node_ {
+    candidate: Candidate,
+    name: String,
+    children: Vec<usize>,
+}
+
+fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>) -> Outline {
+    candidates.sort_by(|a, b| {
+        a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)).then(a.pattern.cmp(&b.pattern))
+    });
+    let mut arena: Vec<Node_> = Vec::with_capacity(candidates.len());
+    let mut roots = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    for candidate in candidates {
+        while let Some(&top) = stack.last() {
+            if arena[top].candidate.range.contains(candidate.range) {
+                break;
+            }
+            stack.pop();
+        }
+        let name = render_name(config, doc, &candidate);
+        let index = arena.len();
+        arena.push(Node_ { candidate, name, children: Vec::new() });
+        match stack.last() {
+            Some(&parent) => arena[parent].children.push(index),
+            None => roots.push(index),
+        }
+        stack.push(index);
+    }
+    let symbols = assemble(config, &mut arena, &roots);
+    Outline::new(symbols)
+}
+
+/// Turns arena nodes into symbols, applying `keep` and `merge` from the bottom up.
+fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = Vec::with_capacity(indices.len());
+    let mut merged: Vec<(String, usize)> = Vec::new();
+    for &i in indices {
+        let child_indices = std::mem::take(&mut arena[i].children);
+        let children = assemble(config, arena, &child_indices);
+        let node = &mut arena[i];
+        let info = &config.patterns[node.candidate.pattern];
+        if info.keep_if_children && children.is_empty() {
+            continue;
+        }
+        if info.merge_first {
+            if merged.iter().any(|(n, _)| *n == node.name) {
+                continue;
+            }
+            merged.push((node.name.clone(), out.len()));
+        }
+        let selection = match (node.candidate.names.first(), node.candidate.names.last()) {
+            (Some(first), Some(last)) => Span { start: first.start, end: last.end },
+            _ => node.candidate.range,
+        };
+        let selection = if node.candidate.range.contains(selection) { selection } else { node.candidate.range };
+        out.push(Symbol {
+            name: std::mem::take(&mut node.name),
+            kind: node.candidate.kind,
+            range: node.candidate.range,
+            selection,
+            children,
+        });
+    }
+    out
+}
+
+fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String {
+    let info = &config.patterns[c.pattern];
+    let text_of = |spans: &mut dyn Iterator<Item = Span>| -> String {
+        let mut s = String::new();
+        for (i, span) in spans.enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            s.push_str(&normalize(&doc.slice(span.start, span.end), info.normalize));
+        }
+        s
+    };
+    match &info.template {
+        None => text_of(&mut c.names.iter().copied()),
+        Some(parts) => {
+            let mut out = String::new();
+            for part in parts {
+                match part {
+                    Part::Literal(l) => out.push_str(l),
+                    Part::Capture(index) => {
+                        if config.roles[*index as usize] == Role::Name {
+                            out.push_str(&text_of(&mut c.names.iter().copied()));
+                        } else {
+                            out.push_str(&text_of(&mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s)));
+                        }
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+fn normalize(text: &str, how: Normalize) -> String {
+    match how {
+        Normalize::Trim => text.trim().to_string(),
+        Normalize::Collapse => text.split_whitespace().collect::<Vec<_>>().join(" "),
+        Normalize::Markup => strip_markup(text).split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// Strips inline markup, keeping the text a reader sees: `**a**` → `a`, `` `c` `` → `c`,
+/// `[t](u)` and `[t][r]` → `t`, `![alt](src)` → `alt`, `<b>` tags dropped, `\*` → `*`.
+fn strip_markup(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if i + 1 < chars.len() && chars[i + 1].is_ascii_punctuation() => {
+                out.push(chars[i + 1]);
+                i += 2;
+            }
+            '`' => {
+                // A code span: its content verbatim, trimmed of one space each side.
+                let ticks = chars[i..].iter().take_while(|&&c| c == '`').count();
+                let body_start = i + ticks;
+                let close = (body_start..chars.len()).find(|&j| {
+                    chars[j..].iter().take_while(|&&c| c == '`').count() == ticks
+                        && (j == 0 || chars[j - 1] != '`')
+                });
+                match close {
+                    Some(j) => {
+                        let body: String = chars[body_start..j].iter().collect();
+                        let body = if body.len() >= 2 && body.starts_with(' ') && body.ends_with(' ') && body.trim() != "" {
+                            body[1..body.len() - 1].to_string()
+                        } else {
+                            body
+                        };
+                        out.push_str(&body);
+                        i = j + ticks;
+                    }
+                    None => {
+                        out.extend(&chars[i..body_start]);
+                        i = body_start;
+                    }
+                }
+            }
+            '*' | '_' | '~' => {
+                // Emphasis delimiters; an intraword '_' is text.
+                let prev_alnum = i > 0 && chars[i - 1].is_alphanumeric();
+                let next_alnum = chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
+                if c == '_' && prev_alnum && next_alnum {
+                    out.push(c);
+                }
+                i += 1;
+            }
+            '!' if chars.get(i + 1) == Some(&'[') => i += 1,
+            '[' => {
+                // [text](url) or [text][ref]: keep text.
+                if let Some(close) = find_bracket(&chars, i) {
+                    let inner: String = chars[i + 1..close].iter().collect();
+                    let after = close + 1;
+                    let skip_to = match chars.get(after) {
+                        Some('(') => chars[after..].iter().position(|&c| c == ')').map(|p| after + p + 1),
+                        Some('[') => chars[after..].iter().position(|&c| c == ']').map(|p| after + p + 1),
+                        _ => Some(after),
+                    };
+                    out.push_str(&strip_markup(&inner));
+                    i = skip_to.unwrap_or(after);
+                } else {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+            '<' => {
+                // An HTML tag or autolink: drop tags, keep autolink text.
+                match chars[i..].iter().position(|&c| c == '>') {
+                    Some(p) if chars[i + 1..i + p].iter().all(|c| !c.is_whitespace() || chars.get(i + 1).is_some_and(|c| c.is_alphabetic() || *c == '/')) => {
+                        let inner: String = chars[i + 1..i + p].iter().collect();
+                        if inner.contains("://") || inner.contains('@') {
+                            out.push_str(&inner);
+                        }
+                        i += p + 1;
+                    }
+                    _ => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn find_bracket(chars: &[char], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (j, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}

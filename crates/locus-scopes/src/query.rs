@@ -1,0 +1,205 @@
+//! Loading a language's `symbols.scm`: inheritance, compilation and validation.
+//!
+//! The vocabulary a query may use is closed and documented in `queries/README.md`:
+//! - `@symbol.<kind>`: the node a symbol spans, `<kind>` a snake_case LSP kind;
+//! - `@name`: the node(s) whose text names the symbol and whose span is its selection range;
+//! - `@range.start`: node(s) the symbol's range is extended back to (decorators);
+//! - `@skip`: a node that must not become a symbol, whatever other pattern matches it;
+//! - `@_anything`: a helper capture, for predicates and name templates.
+//!
+//! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
+//! captured text), `keep "if-children"` (drop the symbol unless it has children), `merge
+//! "first"` (of same-named sibling symbols from such patterns keep the first) and
+//! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`).
+
+use std::fmt;
+
+use tree_sitter::Query;
+
+use crate::kind::SymbolKind;
+use crate::registry::{LanguageEntry, QUERY_FILES};
+
+/// A query file failed to load or compile. Only its language is affected.
+#[derive(Debug, Clone)]
+pub struct QueryError {
+    /// The language id.
+    pub language: String,
+    /// The query file, relative to `queries/`.
+    pub file: String,
+    /// What is wrong, with the line where tree-sitter reports one.
+    pub message: String,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "queries/{} (language {}): {}", self.file, self.language, self.message)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// What a capture means to the symbol extractor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Symbol(SymbolKind),
+    Name,
+    RangeStart,
+    Skip,
+    Helper,
+}
+
+/// How a name's raw text is cleaned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Normalize {
+    /// Trim surrounding white space.
+    Trim,
+    /// Trim, and fold every run of white space (line breaks included) into one space.
+    Collapse,
+    /// Like `Collapse`, after stripping inline markup: emphasis, code spans, links, images, tags.
+    Markup,
+}
+
+/// A piece of a name template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Part {
+    Literal(String),
+    Capture(u32),
+}
+
+/// What one pattern of the query says beyond its captures.
+#[derive(Debug, Clone)]
+pub(crate) struct PatternInfo {
+    pub template: Option<Vec<Part>>,
+    pub keep_if_children: bool,
+    pub merge_first: bool,
+    pub normalize: Normalize,
+}
+
+/// A language's compiled grammar and symbol query.
+pub struct LanguageConfig {
+    /// The language id.
+    pub id: &'static str,
+    pub(crate) language: tree_sitter::Language,
+    pub(crate) query: Query,
+    pub(crate) roles: Vec<Role>,
+    pub(crate) patterns: Vec<PatternInfo>,
+}
+
+impl fmt::Debug for LanguageConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LanguageConfig").field("id", &self.id).field("patterns", &self.patterns.len()).finish()
+    }
+}
+
+/// The name of the one query file every language has.
+pub const SYMBOLS_FILE: &str = "symbols.scm";
+
+impl LanguageConfig {
+    pub(crate) fn load(entry: &LanguageEntry) -> Result<LanguageConfig, QueryError> {
+        let file = format!("{}/{SYMBOLS_FILE}", entry.queries);
+        let err = |message: String| QueryError { language: entry.id.to_string(), file: file.clone(), message };
+        let source = read_query(entry.queries, SYMBOLS_FILE).map_err(err)?;
+        let language = (entry.grammar)();
+        let query = Query::new(&language, &source).map_err(|e| {
+            err(format!("line {}, column {}: {:?} error: {}", e.row + 1, e.column + 1, e.kind, e.message))
+        })?;
+        let roles = query
+            .capture_names()
+            .iter()
+            .map(|name| capture_role(name).ok_or_else(|| err(format!("unknown capture @{name}; see queries/README.md for the allowed names"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut patterns = Vec::with_capacity(query.pattern_count());
+        for i in 0..query.pattern_count() {
+            patterns.push(pattern_info(&query, i).map_err(|m| {
+                err(format!("pattern at byte {}: {m}", query.start_byte_for_pattern(i)))
+            })?);
+        }
+        Ok(LanguageConfig { id: entry.id, language, query, roles, patterns })
+    }
+
+    /// The tree-sitter grammar.
+    pub fn grammar(&self) -> &tree_sitter::Language {
+        &self.language
+    }
+}
+
+fn capture_role(name: &str) -> Option<Role> {
+    Some(match name {
+        "name" => Role::Name,
+        "range.start" => Role::RangeStart,
+        "skip" => Role::Skip,
+        _ if name.starts_with('_') => Role::Helper,
+        _ => Role::Symbol(SymbolKind::from_capture_name(name.strip_prefix("symbol.")?)?),
+    })
+}
+
+fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
+    let mut info = PatternInfo { template: None, keep_if_children: false, merge_first: false, normalize: Normalize::Trim };
+    for prop in query.property_settings(pattern) {
+        let value = prop.value.as_deref().unwrap_or("");
+        match &*prop.key {
+            "name" => info.template = Some(parse_template(query, value)?),
+            "keep" if value == "if-children" => info.keep_if_children = true,
+            "merge" if value == "first" => info.merge_first = true,
+            "name.normalize" => {
+                info.normalize = match value {
+                    "trim" => Normalize::Trim,
+                    "collapse" => Normalize::Collapse,
+                    "markup" => Normalize::Markup,
+                    _ => return Err(format!("name.normalize must be trim, collapse or markup, not {value:?}")),
+                }
+            }
+            key => return Err(format!("unknown property #set! {key} {value:?}; see queries/README.md")),
+        }
+    }
+    Ok(info)
+}
+
+fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
+    let mut parts = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            parts.push(Part::Literal(rest[..open].to_string()));
+        }
+        let close = rest[open..].find('}').ok_or_else(|| format!("unclosed {{ in name template {template:?}"))? + open;
+        let cap = &rest[open + 1..close];
+        let index = query
+            .capture_index_for_name(cap)
+            .ok_or_else(|| format!("name template {template:?} names @{cap}, which the pattern does not capture"))?;
+        parts.push(Part::Capture(index));
+        rest = &rest[close + 1..];
+    }
+    if !rest.is_empty() {
+        parts.push(Part::Literal(rest.to_string()));
+    }
+    Ok(parts)
+}
+
+/// Reads `queries/<dir>/<file>`, replacing each `; inherits: a, b` line by the same file of
+/// those directories. Inherited files may not inherit themselves: the list stays flat.
+pub(crate) fn read_query(dir: &str, file: &str) -> Result<String, String> {
+    let text = embedded(dir, file)?;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        if let Some(list) = line.trim().strip_prefix("; inherits:") {
+            for parent in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                let inherited = embedded(parent, file)?;
+                if inherited.lines().any(|l| l.trim().starts_with("; inherits:")) {
+                    return Err(format!("queries/{parent}/{file} inherits in turn; keep inheritance one level deep"));
+                }
+                out.push_str(inherited);
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+fn embedded(dir: &str, file: &str) -> Result<&'static str, String> {
+    let path = format!("{dir}/{file}");
+    QUERY_FILES.iter().find(|(p, _)| *p == path).map(|(_, t)| *t).ok_or_else(|| format!("queries/{path} is missing"))
+}

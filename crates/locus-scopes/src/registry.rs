@@ -1,0 +1,104 @@
+//! The language registry: which grammar and queries serve which language id, extension,
+//! file name or shebang. The table is generated at build time from `grammars/*.toml`.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use crate::query::{LanguageConfig, QueryError};
+
+/// One registered language, as written in `grammars/<id>.toml`.
+#[derive(Debug)]
+pub struct LanguageEntry {
+    /// The language id editors use (`"typescriptreact"`).
+    pub id: &'static str,
+    /// Other ids that mean this language (`"tsx"`).
+    pub aliases: &'static [&'static str],
+    /// File extensions, without the dot.
+    pub extensions: &'static [&'static str],
+    /// Whole file names (`"Rakefile"`).
+    pub file_names: &'static [&'static str],
+    /// Interpreter names on a `#!` line.
+    pub shebangs: &'static [&'static str],
+    /// The line-comment token, for fixtures and docs.
+    pub comment: Option<&'static str>,
+    /// The directory under `queries/` holding this language's query files.
+    pub queries: &'static str,
+    /// Returns the tree-sitter grammar.
+    pub grammar: fn() -> tree_sitter::Language,
+}
+
+include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
+
+/// A language of the registry; its grammar and queries load on first use.
+#[derive(Debug, Clone, Copy)]
+pub struct Language {
+    index: usize,
+}
+
+/// The set of languages Locus knows.
+#[derive(Debug)]
+pub struct Registry {
+    entries: &'static [LanguageEntry],
+    configs: Vec<OnceLock<Result<Arc<LanguageConfig>, Arc<QueryError>>>>,
+}
+
+impl Registry {
+    /// The registry built into the binary.
+    pub fn builtin() -> &'static Registry {
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        REGISTRY.get_or_init(|| Registry {
+            entries: BUILTIN,
+            configs: BUILTIN.iter().map(|_| OnceLock::new()).collect(),
+        })
+    }
+
+    /// Every registered language, in id order.
+    pub fn languages(&self) -> impl Iterator<Item = Language> + '_ {
+        (0..self.entries.len()).map(|index| Language { index })
+    }
+
+    /// The language with this id or alias (case-insensitive).
+    pub fn by_id(&self, id: &str) -> Option<Language> {
+        self.entries
+            .iter()
+            .position(|e| e.id.eq_ignore_ascii_case(id) || e.aliases.iter().any(|a| a.eq_ignore_ascii_case(id)))
+            .map(|index| Language { index })
+    }
+
+    /// The language of a file: by whole name, then extension, then the shebang in `first_line`.
+    pub fn for_path(&self, path: &Path, first_line: Option<&str>) -> Option<Language> {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some(i) = self.entries.iter().position(|e| e.file_names.contains(&name)) {
+            return Some(Language { index: i });
+        }
+        if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
+            let ext = ext.to_ascii_lowercase();
+            if let Some(i) = self.entries.iter().position(|e| e.extensions.contains(&ext.as_str())) {
+                return Some(Language { index: i });
+            }
+        }
+        let interp = first_line?.strip_prefix("#!")?.split_whitespace().flat_map(|w| w.rsplit('/').next()).find(|w| *w != "env" && !w.starts_with('-'))?;
+        let interp = interp.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        self.entries.iter().position(|e| e.shebangs.iter().any(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()) == interp)).map(|index| Language { index })
+    }
+
+    /// The registry entry of a language.
+    pub fn entry(&self, lang: Language) -> &'static LanguageEntry {
+        &self.entries[lang.index]
+    }
+
+    /// The compiled grammar and queries of a language, compiled on first use and kept.
+    /// A broken query disables that language only; the error names the language and file.
+    pub fn config(&self, lang: Language) -> Result<Arc<LanguageConfig>, Arc<QueryError>> {
+        self.configs[lang.index]
+            .get_or_init(|| LanguageConfig::load(&self.entries[lang.index]).map(Arc::new).map_err(Arc::new))
+            .clone()
+    }
+}
+
+impl Language {
+    /// The language id (`"python"`).
+    pub fn id(self) -> &'static str {
+        Registry::builtin().entry(self).id
+    }
+}

@@ -1,0 +1,153 @@
+//! A document together with its syntax tree and its outline, kept in step edit by edit.
+
+use std::sync::{Arc, OnceLock};
+
+use locus_doc::{DocError, Document, PositionEncoding, Range, TextEdit};
+use tree_sitter::{InputEdit, Parser, Point, Tree};
+
+use crate::outline::{self, Outline, Symbol};
+use crate::query::{LanguageConfig, QueryError};
+use crate::registry::{Language, Registry};
+
+/// A mirrored document and what Locus knows of its structure.
+///
+/// The tree is reparsed incrementally after every edit; the outline is computed on first
+/// request for each version and kept until the next edit.
+pub struct Source {
+    doc: Document,
+    language: Option<Language>,
+    config: Option<Arc<LanguageConfig>>,
+    error: Option<Arc<QueryError>>,
+    parser: Option<Parser>,
+    tree: Option<Tree>,
+    outline: OnceLock<Arc<Outline>>,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source").field("language", &self.language.map(Language::id)).field("version", &self.doc.version()).finish()
+    }
+}
+
+impl Source {
+    /// Parses `doc` as `language`; with no language (plain text) there is no tree and no outline.
+    /// A language whose queries fail to load behaves like plain text; [`Source::error`] says why.
+    pub fn new(doc: Document, language: Option<Language>) -> Source {
+        let (config, error) = match language.map(|l| Registry::builtin().config(l)) {
+            Some(Ok(c)) => (Some(c), None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
+        };
+        let mut source = Source { doc, language, config, error, parser: None, tree: None, outline: OnceLock::new() };
+        if let Some(config) = &source.config {
+            let mut parser = Parser::new();
+            // A grammar the linked tree-sitter cannot load leaves the document as plain text.
+            if parser.set_language(config.grammar()).is_ok() {
+                source.tree = parse(&mut parser, &source.doc, None);
+                source.parser = Some(parser);
+            }
+        }
+        source
+    }
+
+    /// The document text.
+    pub fn doc(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The language, if the document has one with a grammar.
+    pub fn language(&self) -> Option<Language> {
+        self.language
+    }
+
+    /// Whether symbols can be had for this document (a grammar and working queries).
+    pub fn has_symbols(&self) -> bool {
+        self.tree.is_some()
+    }
+
+    /// Why the language's queries could not be loaded, if they could not.
+    pub fn error(&self) -> Option<&QueryError> {
+        self.error.as_deref()
+    }
+
+    /// The syntax tree.
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
+    }
+
+    /// Applies one LSP content change and reparses incrementally.
+    pub fn apply_change(&mut self, range: Option<Range>, text: &str, encoding: PositionEncoding) -> Result<TextEdit, DocError> {
+        let edit = self.doc.apply_change(range, text, encoding)?;
+        self.after_edit(&edit);
+        Ok(edit)
+    }
+
+    /// Replaces bytes `start..end` with `text` and reparses incrementally.
+    pub fn replace_bytes(&mut self, start: usize, end: usize, text: &str) -> TextEdit {
+        let edit = self.doc.replace_bytes(start, end, text);
+        self.after_edit(&edit);
+        edit
+    }
+
+    /// Sets the document version.
+    pub fn set_version(&mut self, version: i32) {
+        self.doc.set_version(version);
+    }
+
+    fn after_edit(&mut self, edit: &TextEdit) {
+        self.outline = OnceLock::new();
+        if let (Some(tree), Some(parser)) = (self.tree.as_mut(), self.parser.as_mut()) {
+            tree.edit(&input_edit(edit));
+            let new = parse(parser, &self.doc, Some(tree));
+            self.tree = new;
+        }
+    }
+
+    /// The document's symbols for the current version (computed once per version).
+    pub fn outline(&self) -> Arc<Outline> {
+        self.outline
+            .get_or_init(|| match (&self.config, &self.tree) {
+                (Some(config), Some(tree)) => Arc::new(outline::extract(config, tree, &self.doc)),
+                _ => Arc::new(Outline::default()),
+            })
+            .clone()
+    }
+
+    /// The symbols containing byte `offset`, outermost first, cloned without their children.
+    pub fn scopes_at(&self, offset: usize) -> Vec<Symbol> {
+        let outline = self.outline();
+        outline
+            .chain_at(offset)
+            .into_iter()
+            .map(|s| Symbol { children: Vec::new(), ..s.clone() })
+            .collect()
+    }
+}
+
+fn parse(parser: &mut Parser, doc: &Document, old: Option<&Tree>) -> Option<Tree> {
+    let rope = doc.rope();
+    let len = rope.len_bytes();
+    parser.parse_with_options(
+        &mut |byte: usize, _: Point| -> &[u8] {
+            if byte >= len {
+                return &[];
+            }
+            let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
+            &chunk.as_bytes()[byte - chunk_start..]
+        },
+        old,
+        None,
+    )
+}
+
+fn input_edit(e: &TextEdit) -> InputEdit {
+    let p = |p: locus_doc::Point| Point { row: p.row, column: p.column };
+    InputEdit {
+        start_byte: e.start_byte,
+        old_end_byte: e.old_end_byte,
+        new_end_byte: e.new_end_byte,
+        start_position: p(e.start_point),
+        old_end_position: p(e.old_end_point),
+        new_end_position: p(e.new_end_point),
+    }
+}

@@ -1,0 +1,190 @@
+//! The command line: argument parsing and the one-shot commands (`context`, `outline`).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use locus_context::{Request, Symbols};
+use locus_doc::{Document, Position, PositionEncoding};
+use locus_scopes::{Registry, Source};
+
+use crate::proto;
+
+const HELP: &str = "\
+locus — a context oracle for editors and AI agents
+
+USAGE:
+    locus context PATH:LINE[:COL]...   editorContext for file positions, one JSON object per line
+    locus outline [--tree] PATH        the document's symbols as LSP DocumentSymbol JSON (or an indented tree)
+    locus languages                    the languages Locus knows, one JSON object per line
+    locus --version | --help
+
+LINE and COL are 1-based; COL counts UTF-16 code units, as VS Code does (default 1).
+Errors go to stderr with a non-zero exit; stdout carries only the answer.
+";
+
+/// A command-line failure, with what the user should do about it.
+#[derive(Debug)]
+pub enum CliError {
+    /// The arguments are wrong: exit code 2.
+    Usage(String),
+    /// A file could not be read: exit code 1.
+    Io(String),
+}
+
+impl CliError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Io(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) => write!(f, "error: {m}\n\nRun `locus --help` for usage."),
+            CliError::Io(m) => write!(f, "error: {m}"),
+        }
+    }
+}
+
+/// Runs the command line `args` (without the program name), writing answers to `out`.
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(CliError::Usage("no command given".into()));
+    };
+    let result = match command.as_str() {
+        "context" => context(rest, out),
+        "outline" => outline(rest, out),
+        "languages" => languages(out),
+        "--version" | "-V" | "version" => writeln!(out, "locus {}", env!("CARGO_PKG_VERSION")).map_err(io_err),
+        "--help" | "-h" | "help" => write!(out, "{HELP}").map_err(io_err),
+        other => Err(CliError::Usage(format!("unknown command `{other}`"))),
+    };
+    result
+}
+
+fn io_err(e: std::io::Error) -> CliError {
+    CliError::Io(format!("writing output: {e}"))
+}
+
+/// One `PATH:LINE[:COL]` argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based UTF-16 column.
+    pub column: u32,
+}
+
+/// Parses `PATH:LINE[:COL]`. The path may itself contain colons: numbers are taken from the end.
+pub fn parse_location(arg: &str) -> Result<Location, CliError> {
+    let bad = |why: &str| CliError::Usage(format!("`{arg}`: {why}; expected PATH:LINE[:COL], e.g. src/app.ts:12:8"));
+    let number = |s: &str, what: &str| -> Result<u32, CliError> {
+        match s.parse::<u32>() {
+            Ok(0) => Err(bad(&format!("{what} is 1-based, 0 is not a valid {what}"))),
+            Ok(n) => Ok(n),
+            Err(_) => Err(bad(&format!("{what} `{s}` is not a positive whole number"))),
+        }
+    };
+    let mut parts = arg.rsplitn(3, ':').collect::<Vec<_>>();
+    parts.reverse();
+    let (path, line, column) = match parts.as_slice() {
+        [path, line, col] if line.chars().all(|c| c.is_ascii_digit()) && !line.is_empty() => {
+            (path.to_string(), number(line, "line")?, number(col, "column")?)
+        }
+        [a, b, line] => (format!("{a}:{b}"), number(line, "line")?, 1),
+        [path, line] => (path.to_string(), number(line, "line")?, 1),
+        _ => return Err(bad("no line number")),
+    };
+    if path.is_empty() {
+        return Err(bad("the path is empty"));
+    }
+    Ok(Location { path: PathBuf::from(path), line, column })
+}
+
+/// Reads a file and parses it in the language its name (or shebang) says.
+pub fn load(path: &Path) -> Result<Source, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::Io(format!("cannot read `{}`: {e}", path.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::Io(format!("`{}` is not UTF-8 text", path.display())))?;
+    let language = Registry::builtin().for_path(path, text.lines().next());
+    Ok(Source::new(Document::new(&text, 0), language))
+}
+
+fn absolute(path: &Path) -> String {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+}
+
+fn context(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    if args.is_empty() {
+        return Err(CliError::Usage("`locus context` needs at least one PATH:LINE[:COL]".into()));
+    }
+    let locations = args.iter().map(|a| parse_location(a)).collect::<Result<Vec<_>, _>>()?;
+    let mut sources: HashMap<PathBuf, Source> = HashMap::new();
+    for loc in &locations {
+        if !sources.contains_key(&loc.path) {
+            sources.insert(loc.path.clone(), load(&loc.path)?);
+        }
+    }
+    let mut text = String::new();
+    for loc in &locations {
+        let source = &sources[&loc.path];
+        let position = Position::new(loc.line - 1, loc.column - 1);
+        let cursor = source.doc().offset_at(position, PositionEncoding::Utf16);
+        let path = absolute(&loc.path);
+        let ctx = locus_context::build(
+            source,
+            &Request { path: &path, language_id: None, is_dirty: false, cursor, selection: None, symbols: Symbols::Syntax },
+        );
+        text.push_str(&proto::editor_context(&ctx).to_string());
+        text.push('\n');
+    }
+    out.write_all(text.as_bytes()).map_err(io_err)
+}
+
+fn outline(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let tree = args.iter().any(|a| a == "--tree");
+    let paths: Vec<_> = args.iter().filter(|a| *a != "--tree").collect();
+    let [path] = paths.as_slice() else {
+        return Err(CliError::Usage("`locus outline` takes one PATH (and optionally --tree)".into()));
+    };
+    if let Some(flag) = path.strip_prefix("--") {
+        return Err(CliError::Usage(format!("unknown option `--{flag}` for `locus outline`")));
+    }
+    let source = load(Path::new(path))?;
+    if let Some(e) = source.error() {
+        eprintln!("locus: warning: {e}");
+    }
+    let outline = source.outline();
+    let text = if tree {
+        proto::outline_tree(source.doc(), &outline)
+    } else {
+        let mut s = proto::document_symbols(source.doc(), &outline, PositionEncoding::Utf16).to_string();
+        s.push('\n');
+        s
+    };
+    out.write_all(text.as_bytes()).map_err(io_err)
+}
+
+fn languages(out: &mut dyn Write) -> Result<(), CliError> {
+    let registry = Registry::builtin();
+    let mut text = String::new();
+    for lang in registry.languages() {
+        let e = registry.entry(lang);
+        let status = match registry.config(lang) {
+            Ok(_) => "ok".to_string(),
+            Err(err) => err.to_string(),
+        };
+        let line = serde_json::json!({"id": e.id, "aliases": e.aliases, "extensions": e.extensions, "queries": status});
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    out.write_all(text.as_bytes()).map_err(io_err)
+}

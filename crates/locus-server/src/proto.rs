@@ -1,0 +1,76 @@
+//! JSON shapes of the external contracts (`shared/DESIGN.md` §3), converted from core types.
+//! This is the only place that knows how Locus's data looks on the wire.
+
+use locus_context::{Cursor, EditorContext, Scope, Selection};
+use locus_doc::{Document, PositionEncoding};
+use locus_scopes::{Outline, Span, Symbol};
+use serde_json::{Value, json};
+
+/// The editorContext object.
+pub fn editor_context(ctx: &EditorContext) -> Value {
+    let scope = |s: &Scope| {
+        json!({"name": s.name, "kind": s.kind.name(),
+               "range": {"start": s.start_line, "end": s.end_line, "length": s.length()}})
+    };
+    let cursor = |c: &Cursor| json!({"line": c.line, "character": c.character});
+    let selection = match &ctx.selection {
+        Selection::Empty => json!({"isEmpty": true, "text": null, "range": null}),
+        Selection::Text { text, start, end } => {
+            json!({"isEmpty": false, "text": text, "range": {"start": cursor(start), "end": cursor(end)}})
+        }
+    };
+    let s = &ctx.symbols;
+    let mut symbols = json!({
+        "totalInDocument": s.total_in_document,
+        "containingScopes": s.containing_scopes.iter().map(scope).collect::<Vec<_>>(),
+        "immediateScope": s.immediate_scope().map(scope),
+        "scopeHierarchy": s.hierarchy(),
+        "source": s.source.as_str(),
+    });
+    if let Some(w) = &s.warning {
+        symbols["warning"] = json!(w);
+    }
+    json!({
+        "file": {"path": ctx.file.path, "languageId": ctx.file.language_id,
+                 "lineCount": ctx.file.line_count, "isDirty": ctx.file.is_dirty},
+        "cursor": cursor(&ctx.cursor),
+        "selection": selection,
+        "symbols": symbols,
+    })
+}
+
+/// An LSP range (0-based) for a byte span, in `encoding`.
+pub fn range(doc: &Document, span: Span, encoding: PositionEncoding) -> Value {
+    let p = |o| {
+        let p = doc.position_at(o, encoding);
+        json!({"line": p.line, "character": p.character})
+    };
+    json!({"start": p(span.start), "end": p(span.end)})
+}
+
+/// LSP `DocumentSymbol[]` (kinds by name), positions in `encoding`.
+pub fn document_symbols(doc: &Document, outline: &Outline, encoding: PositionEncoding) -> Value {
+    fn one(doc: &Document, s: &Symbol, encoding: PositionEncoding) -> Value {
+        json!({
+            "name": s.name, "kind": s.kind.name(),
+            "range": range(doc, s.range, encoding),
+            "selectionRange": range(doc, s.selection, encoding),
+            "children": s.children.iter().map(|c| one(doc, c, encoding)).collect::<Vec<_>>(),
+        })
+    }
+    Value::Array(outline.symbols.iter().map(|s| one(doc, s, encoding)).collect())
+}
+
+/// The outline as an indented tree, one symbol a line: `Kind name  [first-last]` (1-based lines).
+pub fn outline_tree(doc: &Document, outline: &Outline) -> String {
+    fn walk(doc: &Document, symbols: &[Symbol], depth: usize, out: &mut String) {
+        for s in symbols {
+            let (a, b) = (doc.line_of(s.range.start) + 1, doc.line_of(s.range.end) + 1);
+            out.push_str(&format!("{}{} {}  [{a}-{b}]\n", "  ".repeat(depth), s.kind, s.name));
+            walk(doc, &s.children, depth + 1, out);
+        }
+    }
+    let mut out = String::new();
+    walk(doc, &outline.symbols, 0, &mut out);
+    out
+}

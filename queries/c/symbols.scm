@@ -1,0 +1,1 @@
+; Symbols for c: to be written.

@@ -1,0 +1,1 @@
+; Symbols for cpp: to be written.

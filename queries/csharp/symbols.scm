@@ -1,0 +1,1 @@
+; Symbols for csharp: to be written.

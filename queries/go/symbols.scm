@@ -1,0 +1,1 @@
+; Symbols for go: to be written.

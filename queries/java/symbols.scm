@@ -1,0 +1,1 @@
+; Symbols for java: to be written.

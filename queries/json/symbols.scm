@@ -1,0 +1,1 @@
+; Symbols for json: to be written.

@@ -1,0 +1,1 @@
+; Symbols for ruby: to be written.

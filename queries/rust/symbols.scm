@@ -1,0 +1,1 @@
+; Symbols for rust: to be written.

@@ -1,0 +1,1 @@
+; Symbols for toml: to be written.

@@ -1,0 +1,1 @@
+; Symbols for yaml: to be written.
