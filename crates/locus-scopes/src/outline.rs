@@ -112,22 +112,32 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
     let mut matches = cursor.matches(&config.query, tree.root_node(), RopeText(doc));
     let mut candidates: HashMap<usize, Candidate> = HashMap::new();
     let mut skipped: Vec<usize> = Vec::new();
+    let mut extended: Vec<(usize, usize)> = Vec::new();
+    let mut ignored: Vec<Span> = Vec::new();
     while let Some(m) = matches.next() {
         let mut symbol: Option<(Node, SymbolKind)> = None;
         let mut names = Vec::new();
         let mut helpers = Vec::new();
         let mut range_start: Option<usize> = None;
+        let mut extend: Option<usize> = None;
         for cap in m.captures() {
             let span = Span { start: cap.node.start_byte(), end: cap.node.end_byte() };
             match config.roles[cap.index as usize] {
                 Role::Symbol(kind) => symbol = Some((cap.node, kind)),
                 Role::Name => names.push(span),
                 Role::RangeStart => range_start = Some(range_start.map_or(span.start, |s| s.min(span.start))),
+                Role::RangeExtend => extend = Some(cap.node.id()),
                 Role::Skip => skipped.push(cap.node.id()),
+                Role::Ignore => ignored.push(span),
                 Role::Helper => helpers.push((cap.index, span)),
             }
         }
-        let Some((node, kind)) = symbol else { continue };
+        let Some((node, kind)) = symbol else {
+            if let (Some(id), Some(start)) = (extend, range_start) {
+                extended.push((id, start));
+            }
+            continue;
+        };
         let mut range = Span { start: node.start_byte(), end: node.end_byte() };
         if let Some(start) = range_start {
             range.start = range.start.min(start);
@@ -143,7 +153,56 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
     for id in skipped {
         candidates.remove(&id);
     }
-    build(config, doc, candidates.into_values().collect())
+    for (id, start) in extended {
+        if let Some(c) = candidates.get_mut(&id) {
+            c.range.start = c.range.start.min(start);
+        }
+    }
+    let mut candidates: Vec<Candidate> = candidates.into_values().collect();
+    if !ignored.is_empty() {
+        ignored.sort();
+        // Keep only outermost ignored spans, so one binary search finds the container.
+        let mut outer: Vec<Span> = Vec::with_capacity(ignored.len());
+        for span in ignored {
+            match outer.last() {
+                Some(last) if last.contains(span) => {}
+                _ => outer.push(span),
+            }
+        }
+        candidates.retain(|c| {
+            let i = outer.partition_point(|s| s.start <= c.range.start);
+            !(i > 0 && outer[i - 1].contains(c.range))
+        });
+    }
+    extend_levels(config, &mut candidates, tree.root_node().end_byte());
+    build(config, doc, candidates)
+}
+
+/// Extends each symbol that has a heading level to the start of the next symbol of the same
+/// or a higher (smaller) level, or to `end`.
+fn extend_levels(config: &LanguageConfig, candidates: &mut [Candidate], end: usize) {
+    let mut levelled: Vec<(usize, u8)> = candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| config.patterns[c.pattern].level.map(|l| (i, l)))
+        .collect();
+    levelled.sort_by_key(|&(i, _)| candidates[i].range.start);
+    // A stack of open headings: each closes when a heading of its level or higher starts.
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    for &(i, level) in &levelled {
+        let start = candidates[i].range.start;
+        while let Some(&(j, l)) = open.last() {
+            if l < level {
+                break;
+            }
+            candidates[j].range.end = start;
+            open.pop();
+        }
+        open.push((i, level));
+    }
+    for (j, _) in open {
+        candidates[j].range.end = end;
+    }
 }
 
 /// A symbol under construction, in a flat arena.
@@ -180,13 +239,17 @@ fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>
     Outline::new(symbols)
 }
 
-/// Turns arena nodes into symbols, applying `keep` and `merge` from the bottom up.
+/// Turns arena nodes into symbols, applying `keep`, `merge` and `hoist` from the bottom up.
 fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> Vec<Symbol> {
     let mut out: Vec<Symbol> = Vec::with_capacity(indices.len());
     let mut merged: Vec<(String, usize)> = Vec::new();
+    let mut hoisted: Vec<Symbol> = Vec::new();
     for &i in indices {
         let child_indices = std::mem::take(&mut arena[i].children);
-        let children = assemble(config, arena, &child_indices);
+        let (lifted, kept): (Vec<usize>, Vec<usize>) =
+            child_indices.into_iter().partition(|&c| config.patterns[arena[c].candidate.pattern].hoist);
+        let children = assemble(config, arena, &kept);
+        hoisted.extend(assemble(config, arena, &lifted));
         let node = &mut arena[i];
         let info = &config.patterns[node.candidate.pattern];
         if info.keep_if_children && children.is_empty() {
@@ -211,33 +274,37 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
             children,
         });
     }
+    if !hoisted.is_empty() {
+        out.extend(hoisted);
+        out.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
+    }
     out
 }
 
 fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String {
     let info = &config.patterns[c.pattern];
-    let text_of = |spans: &mut dyn Iterator<Item = Span>| -> String {
+    let text_of = |spans: &mut dyn Iterator<Item = Span>, sep: &str| -> String {
         let mut s = String::new();
         for (i, span) in spans.enumerate() {
             if i > 0 {
-                s.push_str(", ");
+                s.push_str(sep);
             }
             s.push_str(&normalize(&doc.slice(span.start, span.end), info.normalize));
         }
         s
     };
     match &info.template {
-        None => text_of(&mut c.names.iter().copied()),
+        None => text_of(&mut c.names.iter().copied(), ""),
         Some(parts) => {
             let mut out = String::new();
             for part in parts {
                 match part {
                     Part::Literal(l) => out.push_str(l),
-                    Part::Capture(index) => {
+                    Part::Capture(index, sep) => {
                         if config.roles[*index as usize] == Role::Name {
-                            out.push_str(&text_of(&mut c.names.iter().copied()));
+                            out.push_str(&text_of(&mut c.names.iter().copied(), sep));
                         } else {
-                            out.push_str(&text_of(&mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s)));
+                            out.push_str(&text_of(&mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s), sep));
                         }
                     }
                 }
@@ -251,7 +318,15 @@ fn normalize(text: &str, how: Normalize) -> String {
     match how {
         Normalize::Trim => text.trim().to_string(),
         Normalize::Collapse => text.split_whitespace().collect::<Vec<_>>().join(" "),
-        Normalize::Markup => strip_markup(text).split_whitespace().collect::<Vec<_>>().join(" "),
+        // Lines of a multi-line heading join with nothing between them, as markdown-it's
+        // soft breaks render to no text; white space inside a line stays as written.
+        Normalize::Markup => {
+            let text = strip_markup(text).lines().map(str::trim).collect::<String>();
+            // An ATX closing sequence: a run of '#' after white space (or alone) at the end.
+            let body = text.trim_end().trim_end_matches('#');
+            let text = if body.is_empty() || body.ends_with(char::is_whitespace) { body } else { &text };
+            text.trim().to_string()
+        }
     }
 }
 
@@ -303,6 +378,17 @@ fn strip_markup(text: &str) -> String {
                 i += 1;
             }
             '!' if chars.get(i + 1) == Some(&'[') => i += 1,
+            '$' => {
+                // Inline math ($…$, no space inside either dollar, no digit after the closing one) renders to no text.
+                let close = (i + 1..chars.len()).find(|&j| chars[j] == '$' && chars[j - 1] != '\\');
+                match close {
+                    Some(j) if j > i + 1 && !chars[i + 1].is_whitespace() && !chars[j - 1].is_whitespace() && !chars.get(j + 1).is_some_and(|c| c.is_ascii_digit()) => i = j + 1,
+                    _ => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
             '[' => {
                 // [text](url) or [text][ref]: keep text.
                 if let Some(close) = find_bracket(&chars, i) {

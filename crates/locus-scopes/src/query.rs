@@ -3,14 +3,19 @@
 //! The vocabulary a query may use is closed and documented in `queries/README.md`:
 //! - `@symbol.<kind>`: the node a symbol spans, `<kind>` a snake_case LSP kind;
 //! - `@name`: the node(s) whose text names the symbol and whose span is its selection range;
-//! - `@range.start`: node(s) the symbol's range is extended back to (decorators);
+//! - `@range.start`: node(s) the symbol's range is extended back to (decorators, `export`);
+//! - `@range.extend`: in a pattern with no symbol capture, the symbol node whose range the
+//!   pattern's `@range.start` extends (so one pattern serves every declaration kind);
 //! - `@skip`: a node that must not become a symbol, whatever other pattern matches it;
+//! - `@ignore`: a node inside which nothing becomes a symbol (decorators, default values);
 //! - `@_anything`: a helper capture, for predicates and name templates.
 //!
 //! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
-//! captured text), `keep "if-children"` (drop the symbol unless it has children), `merge
+//! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`),
+//! `hoist "true"` (attach the symbol beside its container instead of inside it), `keep "if-children"` (drop the symbol unless it has children), `merge
 //! "first"` (of same-named sibling symbols from such patterns keep the first) and
-//! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`).
+//! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`) and `level "N"` (a heading level: the
+//! symbol's range extends to the next symbol of the same or a higher level, or the end).
 
 use std::fmt;
 
@@ -44,7 +49,9 @@ pub(crate) enum Role {
     Symbol(SymbolKind),
     Name,
     RangeStart,
+    RangeExtend,
     Skip,
+    Ignore,
     Helper,
 }
 
@@ -63,7 +70,8 @@ pub(crate) enum Normalize {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Part {
     Literal(String),
-    Capture(u32),
+    /// A capture's text; several captured nodes are joined by the separator.
+    Capture(u32, String),
 }
 
 /// What one pattern of the query says beyond its captures.
@@ -73,6 +81,9 @@ pub(crate) struct PatternInfo {
     pub keep_if_children: bool,
     pub merge_first: bool,
     pub normalize: Normalize,
+    /// A heading level: the symbol extends to the next symbol of the same or a higher level.
+    pub level: Option<u8>,
+    pub hoist: bool,
 }
 
 /// A language's compiled grammar and symbol query.
@@ -127,20 +138,26 @@ fn capture_role(name: &str) -> Option<Role> {
     Some(match name {
         "name" => Role::Name,
         "range.start" => Role::RangeStart,
+        "range.extend" => Role::RangeExtend,
         "skip" => Role::Skip,
+        "ignore" => Role::Ignore,
         _ if name.starts_with('_') => Role::Helper,
         _ => Role::Symbol(SymbolKind::from_capture_name(name.strip_prefix("symbol.")?)?),
     })
 }
 
 fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
-    let mut info = PatternInfo { template: None, keep_if_children: false, merge_first: false, normalize: Normalize::Trim };
+    let mut info = PatternInfo { template: None, keep_if_children: false, merge_first: false, normalize: Normalize::Trim, level: None, hoist: false };
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
         match &*prop.key {
             "name" => info.template = Some(parse_template(query, value)?),
             "keep" if value == "if-children" => info.keep_if_children = true,
             "merge" if value == "first" => info.merge_first = true,
+            "hoist" if value == "true" => info.hoist = true,
+            "level" => {
+                info.level = Some(value.parse().ok().filter(|l| (1..=9).contains(l)).ok_or_else(|| format!("level must be 1 to 9, not {value:?}"))?)
+            }
             "name.normalize" => {
                 info.normalize = match value {
                     "trim" => Normalize::Trim,
@@ -163,11 +180,14 @@ fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
             parts.push(Part::Literal(rest[..open].to_string()));
         }
         let close = rest[open..].find('}').ok_or_else(|| format!("unclosed {{ in name template {template:?}"))? + open;
-        let cap = &rest[open + 1..close];
+        let (cap, sep) = match rest[open + 1..close].split_once('|') {
+            Some((cap, sep)) => (cap, sep.to_string()),
+            None => (&rest[open + 1..close], ", ".to_string()),
+        };
         let index = query
             .capture_index_for_name(cap)
             .ok_or_else(|| format!("name template {template:?} names @{cap}, which the pattern does not capture"))?;
-        parts.push(Part::Capture(index));
+        parts.push(Part::Capture(index, sep));
         rest = &rest[close + 1..];
     }
     if !rest.is_empty() {

@@ -18,6 +18,7 @@ USAGE:
     locus context PATH:LINE[:COL]...   editorContext for file positions, one JSON object per line
     locus outline [--tree] PATH        the document's symbols as LSP DocumentSymbol JSON (or an indented tree)
     locus languages                    the languages Locus knows, one JSON object per line
+    locus syntax PATH                  the syntax tree, for query authors (named nodes, with fields)
     locus --version | --help
 
 LINE and COL are 1-based; COL counts UTF-16 code units, as VS Code does (default 1).
@@ -61,6 +62,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         "context" => context(rest, out),
         "outline" => outline(rest, out),
         "languages" => languages(out),
+        "syntax" => syntax(rest, out),
         "--version" | "-V" | "version" => writeln!(out, "locus {}", env!("CARGO_PKG_VERSION")).map_err(io_err),
         "--help" | "-h" | "help" => write!(out, "{HELP}").map_err(io_err),
         other => Err(CliError::Usage(format!("unknown command `{other}`"))),
@@ -187,4 +189,35 @@ fn languages(out: &mut dyn Write) -> Result<(), CliError> {
         text.push('\n');
     }
     out.write_all(text.as_bytes()).map_err(io_err)
+}
+
+fn syntax(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let [path] = args else {
+        return Err(CliError::Usage("`locus syntax` takes one PATH".into()));
+    };
+    let source = load(Path::new(path))?;
+    let Some(tree) = source.tree() else {
+        return Err(CliError::Usage(format!("`{path}` has no grammar (plain text)")));
+    };
+    let mut text = String::new();
+    let mut cursor = tree.walk();
+    let mut depth = 0usize;
+    loop {
+        let node = cursor.node();
+        if node.is_named() {
+            let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
+            let (s, e) = (node.start_position(), node.end_position());
+            text.push_str(&format!("{}{field}{} [{}:{} - {}:{}]\n", "  ".repeat(depth), node.kind(), s.row + 1, s.column + 1, e.row + 1, e.column + 1));
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return out.write_all(text.as_bytes()).map_err(io_err);
+            }
+            depth -= 1;
+        }
+    }
 }

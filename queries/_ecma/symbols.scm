@@ -1,0 +1,102 @@
+; Patterns shared by JavaScript and TypeScript (private: never used on its own, never inherits).
+;
+; The target is VS Code's outline: TypeScript's navigation tree as VS Code's TypeScript
+; extension converts it. Order matters: when several patterns make a symbol of the same node,
+; the first one in the file wins, so specific patterns come before general ones.
+
+; --- Declarations wrapped in `export` / `export default`: the range starts at `export`. ---
+(export_statement declaration: (_) @range.extend) @range.start
+
+; `export default function () {}`, `export default () => …`: a Function named "default".
+((export_statement "default" value: [(function_expression) (arrow_function) (generator_function)] @skip) @symbol.function
+  (#set! name "default"))
+; `export default class {}`: a Class named "default".
+((export_statement "default" value: (class !name) @skip) @symbol.class
+  (#set! name "default"))
+; `export default <anything else>`: a Variable named "default" holding what is inside.
+((export_statement "default" value: (_)) @symbol.variable
+  (#set! name "default"))
+
+; --- Classes ---
+(class_declaration name: (_) @name) @symbol.class
+(class name: (_) @name) @symbol.class
+((class) @symbol.class (#set! name "<class>") (#set! keep "if-children"))
+
+; --- Functions ---
+(function_declaration name: (_) @name) @symbol.function
+(generator_function_declaration name: (_) @name) @symbol.function
+; A function expression with its own name keeps it, wherever it stands.
+(function_expression name: (_) @name) @symbol.function
+(generator_function name: (_) @name) @symbol.function
+
+; --- Members of classes and object literals ---
+((method_definition "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
+((method_definition "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
+((method_definition name: (property_identifier) @_ctor) @symbol.constructor
+  (#eq? @_ctor "constructor") (#set! name "constructor"))
+(method_definition name: (_) @name) @symbol.method
+
+; Object literal members, in any object literal (call arguments, returns, arrays, …).
+(pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @skip) @symbol.method
+(pair key: (_) @name value: (class) @skip) @symbol.property
+(pair key: (_) @name) @symbol.property
+(object (shorthand_property_identifier) @name @symbol.property)
+(object (spread_element (identifier) @name) @symbol.property)
+((object (spread_element) @symbol.property) (#set! name "<unknown>"))
+
+; --- Variables: the range runs from the name to the end of the initializer. ---
+; A function or class initializer makes no symbol of its own: its insides belong to the variable.
+(variable_declarator name: (identifier) value: [(arrow_function) (function_expression) (generator_function) (class)] @skip)
+(variable_declarator name: (identifier) @name) @symbol.variable
+; Destructuring: one Variable per bound name.
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))
+(variable_declarator name: (object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name) @symbol.variable))
+(variable_declarator name: (object_pattern (pair_pattern value: (identifier) @name) @symbol.variable))
+(variable_declarator name: (object_pattern (pair_pattern value: (assignment_pattern left: (identifier) @name)) @symbol.variable))
+(variable_declarator name: (object_pattern (pair_pattern value: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))))
+(variable_declarator name: (object_pattern (rest_pattern (identifier) @name) @symbol.variable))
+(variable_declarator name: (array_pattern (identifier) @name @symbol.variable))
+(variable_declarator name: (array_pattern (assignment_pattern left: (identifier) @name) @symbol.variable))
+(variable_declarator name: (array_pattern (rest_pattern (identifier) @name) @symbol.variable))
+(catch_clause parameter: (identifier) @name @symbol.variable)
+(for_in_statement kind: _ left: (identifier) @name @symbol.variable)
+
+; --- Assigned functions: `x.y = function () {}` is named "y", `x = () => {}` is named "x". ---
+((assignment_expression left: (member_expression property: (_) @_n) right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
+  (#set! name "{_n}"))
+((assignment_expression left: (identifier) @_n right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
+  (#set! name "{_n}"))
+
+; --- Callbacks: a function passed to a call is "<callee>(<first string argument>) callback". ---
+((call_expression function: (identifier) @_callee
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee}({_args}) callback"))
+((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}({_args}) callback"))
+((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}({_args}) callback"))
+((call_expression function: (member_expression property: (_) @_callee)
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee}({_args}) callback"))
+((call_expression function: (identifier) @_callee
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee}() callback"))
+((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee}() callback"))
+
+; --- Any other function expression (IIFE, JSX handler, `new X(() => …)`): shown only with children. ---
+(([(arrow_function) (function_expression) (generator_function)]) @symbol.function
+  (#set! name "<function>") (#set! keep "if-children"))
+
+; --- Not walked by the navigation tree: nothing inside these becomes a symbol. ---
+(decorator) @ignore
+(class_heritage) @ignore

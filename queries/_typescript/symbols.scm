@@ -1,0 +1,44 @@
+; TypeScript-only patterns (private: shared by typescript and typescriptreact, never inherits).
+
+; `declare …` and decorators written before a class member extend its range.
+(ambient_declaration (_) @range.extend) @range.start
+(class_body (decorator)+ @range.start . [(method_definition) (method_signature) (abstract_method_signature)] @range.extend)
+
+(abstract_class_declaration name: (_) @name) @symbol.class
+(interface_declaration name: (_) @name) @symbol.interface
+(enum_declaration name: (_) @name) @symbol.enum
+(enum_body name: (_) @name @symbol.variable)
+(enum_assignment name: (_) @name) @symbol.variable
+(type_alias_declaration name: (_) @name) @symbol.variable
+(function_signature name: (_) @name) @symbol.function
+
+; Namespaces and modules: `namespace A.B.C` is one Module; `declare module "x"` keeps its quotes.
+(internal_module name: (_) @name) @symbol.module
+(module name: (_) @name) @symbol.module
+((ambient_declaration "global" @name) @symbol.module)
+
+; Class fields: a function or class initializer makes no symbol of its own.
+(public_field_definition value: [(arrow_function) (function_expression) (generator_function) (class)] @skip)
+(public_field_definition name: (_) @name) @symbol.property
+
+; Constructor parameter properties are properties of the class, not of the constructor.
+((required_parameter (accessibility_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
+((optional_parameter (accessibility_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
+((required_parameter "readonly" pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
+
+; Interface members (and overload signatures in classes).
+((method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
+((method_signature "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
+(interface_body (method_signature name: (_) @name) @symbol.method)
+(class_body (method_signature name: (_) @name) @symbol.method)
+((abstract_method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
+((abstract_method_signature "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
+(abstract_method_signature name: (_) @name) @symbol.method
+(interface_body (property_signature name: (_) @name) @symbol.property)
+((interface_body (call_signature) @symbol.variable) (#set! name "()"))
+((interface_body (construct_signature) @symbol.constructor) (#set! name "new()"))
+(([(interface_body (index_signature) @symbol.variable) (class_body (index_signature) @symbol.variable)]) (#set! name "[]"))
+
+; Parameter default values are not walked.
+(required_parameter value: (_) @ignore)
+(optional_parameter value: (_) @ignore)

@@ -1,0 +1,26 @@
+; Markdown: the outline of VS Code's Markdown language server.
+;
+; Every heading, wherever it stands (top level, list item, block quote), is a String symbol
+; named "<hashes> <plain text>" (setext headings get the hashes of their level). `level` makes
+; it span its whole section: up to the next heading of the same or a higher level.
+; Link reference definitions are Constant symbols named "[label]".
+
+((atx_heading (atx_h1_marker) heading_content: (inline) @name) @symbol.string
+  (#set! name "# {name}") (#set! name.normalize "markup") (#set! level "1"))
+((atx_heading (atx_h2_marker) heading_content: (inline) @name) @symbol.string
+  (#set! name "## {name}") (#set! name.normalize "markup") (#set! level "2"))
+((atx_heading (atx_h3_marker) heading_content: (inline) @name) @symbol.string
+  (#set! name "### {name}") (#set! name.normalize "markup") (#set! level "3"))
+((atx_heading (atx_h4_marker) heading_content: (inline) @name) @symbol.string
+  (#set! name "#### {name}") (#set! name.normalize "markup") (#set! level "4"))
+((atx_heading (atx_h5_marker) heading_content: (inline) @name) @symbol.string
+  (#set! name "##### {name}") (#set! name.normalize "markup") (#set! level "5"))
+((atx_heading (atx_h6_marker) heading_content: (inline) @name) @symbol.string
+  (#set! name "###### {name}") (#set! name.normalize "markup") (#set! level "6"))
+
+((setext_heading heading_content: (paragraph) @name (setext_h1_underline)) @symbol.string
+  (#set! name "# {name}") (#set! name.normalize "markup") (#set! level "1"))
+((setext_heading heading_content: (paragraph) @name (setext_h2_underline)) @symbol.string
+  (#set! name "## {name}") (#set! name.normalize "markup") (#set! level "2"))
+
+((link_reference_definition (link_label) @name) @symbol.constant)
