@@ -7,7 +7,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, TextProvider, Tree};
 
 use crate::kind::SymbolKind;
-use crate::query::{LanguageConfig, Normalize, Part, Role};
+use crate::query::{LanguageConfig, Merge, Normalize, Part, Role};
 
 /// A half-open byte range of the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -239,46 +239,71 @@ fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>
     Outline::new(symbols)
 }
 
-/// Turns arena nodes into symbols, applying `keep`, `merge` and `hoist` from the bottom up.
+/// Turns arena nodes into symbols, applying `hoist`, `keep` and `merge` from the bottom up.
 fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> Vec<Symbol> {
-    let mut out: Vec<Symbol> = Vec::with_capacity(indices.len());
-    let mut merged: Vec<(String, usize)> = Vec::new();
-    let mut hoisted: Vec<Symbol> = Vec::new();
+    // (symbol, merge mode) for this level, hoisted grandchildren included.
+    let mut level: Vec<(Symbol, Merge)> = Vec::with_capacity(indices.len());
+    let mut hoisted = false;
     for &i in indices {
         let child_indices = std::mem::take(&mut arena[i].children);
         let (lifted, kept): (Vec<usize>, Vec<usize>) =
             child_indices.into_iter().partition(|&c| config.patterns[arena[c].candidate.pattern].hoist);
         let children = assemble(config, arena, &kept);
-        hoisted.extend(assemble(config, arena, &lifted));
+        if !lifted.is_empty() {
+            hoisted = true;
+            let lifted = assemble(config, arena, &lifted);
+            level.extend(lifted.into_iter().map(|s| (s, Merge::First)));
+        }
         let node = &mut arena[i];
         let info = &config.patterns[node.candidate.pattern];
         if info.keep_if_children && children.is_empty() {
             continue;
-        }
-        if info.merge_first {
-            if merged.iter().any(|(n, _)| *n == node.name) {
-                continue;
-            }
-            merged.push((node.name.clone(), out.len()));
         }
         let selection = match (node.candidate.names.first(), node.candidate.names.last()) {
             (Some(first), Some(last)) => Span { start: first.start, end: last.end },
             _ => node.candidate.range,
         };
         let selection = if node.candidate.range.contains(selection) { selection } else { node.candidate.range };
-        out.push(Symbol {
+        let symbol = Symbol {
             name: std::mem::take(&mut node.name),
             kind: node.candidate.kind,
             range: node.candidate.range,
             selection,
             children,
-        });
+        };
+        level.push((symbol, info.merge));
     }
-    if !hoisted.is_empty() {
-        out.extend(hoisted);
-        out.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
+    if hoisted {
+        level.sort_by_key(|(s, _)| (s.range.start, std::cmp::Reverse(s.range.end)));
     }
-    out
+    merge(level)
+}
+
+/// Collapses same-named symbols whose patterns ask for merging: the last typed one stays if
+/// there is one, else the first.
+fn merge(level: Vec<(Symbol, Merge)>) -> Vec<Symbol> {
+    if level.iter().all(|(_, m)| *m == Merge::No) {
+        return level.into_iter().map(|(s, _)| s).collect();
+    }
+    let mut winner: HashMap<&str, (usize, bool)> = HashMap::new();
+    for (i, (s, m)) in level.iter().enumerate() {
+        let typed = *m == Merge::Typed;
+        match m {
+            Merge::No => {}
+            _ => {
+                let entry = winner.entry(s.name.as_str()).or_insert((i, typed));
+                if typed {
+                    *entry = (i, true);
+                }
+            }
+        }
+    }
+    let keep: Vec<bool> = level
+        .iter()
+        .enumerate()
+        .map(|(i, (s, m))| *m == Merge::No || winner.get(s.name.as_str()).is_some_and(|w| w.0 == i))
+        .collect();
+    level.into_iter().zip(keep).filter_map(|((s, _), k)| k.then_some(s)).collect()
 }
 
 fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String {

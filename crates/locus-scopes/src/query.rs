@@ -13,7 +13,8 @@
 //! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
 //! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`),
 //! `hoist "true"` (attach the symbol beside its container instead of inside it), `keep "if-children"` (drop the symbol unless it has children), `merge
-//! "first"` (of same-named sibling symbols from such patterns keep the first) and
+//! "first"` / `merge "typed"` (same-named sibling symbols from such patterns become one: the
+//! last typed one if any, else the first) and
 //! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`) and `level "N"` (a heading level: the
 //! symbol's range extends to the next symbol of the same or a higher level, or the end).
 
@@ -66,6 +67,17 @@ pub(crate) enum Normalize {
     Markup,
 }
 
+/// How same-named sibling symbols collapse into one (pyright's one symbol per name and scope).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Merge {
+    /// Never merged.
+    No,
+    /// An untyped declaration: of same-named ones, the first stays unless a typed one exists.
+    First,
+    /// A typed declaration (definition, annotation): of same-named ones, the last typed one stays.
+    Typed,
+}
+
 /// A piece of a name template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Part {
@@ -79,7 +91,7 @@ pub(crate) enum Part {
 pub(crate) struct PatternInfo {
     pub template: Option<Vec<Part>>,
     pub keep_if_children: bool,
-    pub merge_first: bool,
+    pub merge: Merge,
     pub normalize: Normalize,
     /// A heading level: the symbol extends to the next symbol of the same or a higher level.
     pub level: Option<u8>,
@@ -147,13 +159,14 @@ fn capture_role(name: &str) -> Option<Role> {
 }
 
 fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
-    let mut info = PatternInfo { template: None, keep_if_children: false, merge_first: false, normalize: Normalize::Trim, level: None, hoist: false };
+    let mut info = PatternInfo { template: None, keep_if_children: false, merge: Merge::No, normalize: Normalize::Trim, level: None, hoist: false };
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
         match &*prop.key {
             "name" => info.template = Some(parse_template(query, value)?),
             "keep" if value == "if-children" => info.keep_if_children = true,
-            "merge" if value == "first" => info.merge_first = true,
+            "merge" if value == "first" => info.merge = Merge::First,
+            "merge" if value == "typed" => info.merge = Merge::Typed,
             "hoist" if value == "true" => info.hoist = true,
             "level" => {
                 info.level = Some(value.parse().ok().filter(|l| (1..=9).contains(l)).ok_or_else(|| format!("level must be 1 to 9, not {value:?}"))?)
@@ -208,7 +221,7 @@ pub(crate) fn read_query(dir: &str, file: &str) -> Result<String, String> {
                 if inherited.lines().any(|l| l.trim().starts_with("; inherits:")) {
                     return Err(format!("queries/{parent}/{file} inherits in turn; keep inheritance one level deep"));
                 }
-                out.push_str(inherited);
+                out.push_str(&inherited);
                 out.push('\n');
             }
         } else {
@@ -219,7 +232,21 @@ pub(crate) fn read_query(dir: &str, file: &str) -> Result<String, String> {
     Ok(out)
 }
 
-fn embedded(dir: &str, file: &str) -> Result<&'static str, String> {
+/// The environment variable naming a directory to read query files from instead of the
+/// built-in ones: query authors edit and re-run without rebuilding.
+pub const QUERY_DIR_ENV: &str = "LOCUS_QUERY_DIR";
+
+fn embedded(dir: &str, file: &str) -> Result<std::borrow::Cow<'static, str>, String> {
     let path = format!("{dir}/{file}");
-    QUERY_FILES.iter().find(|(p, _)| *p == path).map(|(_, t)| *t).ok_or_else(|| format!("queries/{path} is missing"))
+    if let Some(root) = std::env::var_os(QUERY_DIR_ENV) {
+        let full = std::path::Path::new(&root).join(&path);
+        return std::fs::read_to_string(&full)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| format!("{} ({QUERY_DIR_ENV}): {e}", full.display()));
+    }
+    QUERY_FILES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, t)| std::borrow::Cow::Borrowed(*t))
+        .ok_or_else(|| format!("queries/{path} is missing"))
 }
