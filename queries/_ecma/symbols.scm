@@ -43,6 +43,8 @@
 (object (shorthand_property_identifier) @name @symbol.property)
 (object (spread_element (identifier) @name) @symbol.property)
 ((object (spread_element) @symbol.property) (#set! name "<unknown>"))
+; What a spread holds is not walked.
+(object (spread_element (_) @ignore))
 
 ; --- Variables: the range runs from the name to the end of the initializer. ---
 ; A function or class initializer makes no symbol of its own: its insides belong to the variable.
@@ -59,37 +61,65 @@
 (variable_declarator name: (array_pattern (assignment_pattern left: (identifier) @name) @symbol.variable))
 (variable_declarator name: (array_pattern (rest_pattern (identifier) @name) @symbol.variable))
 (catch_clause parameter: (identifier) @name @symbol.variable)
+(for_in_statement kind: _ left: (array_pattern (identifier) @name @symbol.variable))
+(for_in_statement kind: _ left: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))
+; A destructuring declaration's initializer is not walked.
+(variable_declarator name: [(object_pattern) (array_pattern)] value: (_) @ignore)
 (for_in_statement kind: _ left: (identifier) @name @symbol.variable)
 
 ; --- Assigned functions: `x.y = function () {}` is named "y", `x = () => {}` is named "x". ---
 ((assignment_expression left: (member_expression property: (_) @_n) right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
   (#set! name "{_n}"))
+((assignment_expression left: (subscript_expression index: (string) @_n) right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
+  (#set! name "{_n}"))
+((assignment_expression left: (subscript_expression index: (_) @_n) right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
+  (#set! name "[{_n}]"))
 ((assignment_expression left: (identifier) @_n right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
   (#set! name "{_n}"))
 
 ; --- Callbacks: a function passed to a call is "<callee>(<first string argument>) callback". ---
-((call_expression function: (identifier) @_callee
+; The callee is the chain of names before the call; a base that is not a name (`this`, a call) is dropped.
+; With a string or template as first argument, it goes between the parentheses.
+((call_expression function: (member_expression object: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
    arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee}({_args}) callback"))
-((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
+  (#set! name "{_callee|.}({_args}) callback"))
+((call_expression function: (member_expression object: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
    arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
   (#set! name "{_callee|.}({_args}) callback"))
 ((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}({_args}) callback"))
+((call_expression function: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}({_args}) callback"))
+((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
    arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
   (#set! name "{_callee|.}({_args}) callback"))
 ((call_expression function: (member_expression property: (_) @_callee)
    arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
   (#set! name "{_callee}({_args}) callback"))
 ((call_expression function: (identifier) @_callee
+   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee}({_args}) callback"))
+((call_expression function: (member_expression object: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression object: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
+   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#set! name "{_callee|.}() callback"))
+((call_expression function: (member_expression property: (_) @_callee)
    arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
   (#set! name "{_callee}() callback"))
-((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression property: (_) @_callee)
+((call_expression function: (identifier) @_callee
    arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
   (#set! name "{_callee}() callback"))
 

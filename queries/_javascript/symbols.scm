@@ -21,3 +21,8 @@
 
 ; Parameter default values are not walked.
 (formal_parameters (assignment_pattern right: (_) @ignore))
+
+; The parameters of a function that initializes a variable or property are walked:
+; destructured names become Variables.
+([(variable_declarator value: (_ parameters: (formal_parameters (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))))
+  (pair value: (_ parameters: (formal_parameters (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))))])

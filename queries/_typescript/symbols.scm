@@ -3,6 +3,15 @@
 ; `declare …` and decorators written before a class member extend its range.
 (ambient_declaration (_) @range.extend) @range.start
 (class_body (decorator)+ @range.start . [(method_definition) (method_signature) (abstract_method_signature)] @range.extend)
+; A member's range includes the `;` or `,` that ends it (tree-sitter makes it the next sibling).
+(class_body [(public_field_definition) (method_signature) (abstract_method_signature) (index_signature)] @range.extend . [";" ","] @range.end)
+(interface_body [(property_signature) (method_signature) (call_signature) (construct_signature) (index_signature)] @range.extend . [";" ","] @range.end)
+
+; The parameters of a function that initializes a variable, property or field are walked:
+; destructured names become Variables.
+([(variable_declarator value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))
+  (pair value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))
+  (public_field_definition value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))])
 
 (abstract_class_declaration name: (_) @name) @symbol.class
 (interface_declaration name: (_) @name) @symbol.interface

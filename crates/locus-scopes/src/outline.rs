@@ -112,13 +112,14 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
     let mut matches = cursor.matches(&config.query, tree.root_node(), RopeText(doc));
     let mut candidates: HashMap<usize, Candidate> = HashMap::new();
     let mut skipped: Vec<usize> = Vec::new();
-    let mut extended: Vec<(usize, usize)> = Vec::new();
+    let mut extended: Vec<(usize, Span)> = Vec::new();
     let mut ignored: Vec<Span> = Vec::new();
     while let Some(m) = matches.next() {
         let mut symbol: Option<(Node, SymbolKind)> = None;
         let mut names = Vec::new();
         let mut helpers = Vec::new();
         let mut range_start: Option<usize> = None;
+        let mut range_end: Option<usize> = None;
         let mut extend: Option<usize> = None;
         for cap in m.captures() {
             let span = Span { start: cap.node.start_byte(), end: cap.node.end_byte() };
@@ -126,6 +127,7 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
                 Role::Symbol(kind) => symbol = Some((cap.node, kind)),
                 Role::Name => names.push(span),
                 Role::RangeStart => range_start = Some(range_start.map_or(span.start, |s| s.min(span.start))),
+                Role::RangeEnd => range_end = Some(range_end.map_or(span.end, |e| e.max(span.end))),
                 Role::RangeExtend => extend = Some(cap.node.id()),
                 Role::Skip => skipped.push(cap.node.id()),
                 Role::Ignore => ignored.push(span),
@@ -133,14 +135,17 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
             }
         }
         let Some((node, kind)) = symbol else {
-            if let (Some(id), Some(start)) = (extend, range_start) {
-                extended.push((id, start));
+            if let Some(id) = extend {
+                extended.push((id, Span { start: range_start.unwrap_or(usize::MAX), end: range_end.unwrap_or(0) }));
             }
             continue;
         };
         let mut range = Span { start: node.start_byte(), end: node.end_byte() };
         if let Some(start) = range_start {
             range.start = range.start.min(start);
+        }
+        if let Some(end) = range_end {
+            range.end = range.end.max(end);
         }
         let candidate = Candidate { pattern: m.pattern_index, kind, range, names, helpers };
         match candidates.get(&node.id()) {
@@ -153,9 +158,10 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
     for id in skipped {
         candidates.remove(&id);
     }
-    for (id, start) in extended {
+    for (id, span) in extended {
         if let Some(c) = candidates.get_mut(&id) {
-            c.range.start = c.range.start.min(start);
+            c.range.start = c.range.start.min(span.start);
+            c.range.end = c.range.end.max(span.end);
         }
     }
     let mut candidates: Vec<Candidate> = candidates.into_values().collect();

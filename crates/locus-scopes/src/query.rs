@@ -4,6 +4,7 @@
 //! - `@symbol.<kind>`: the node a symbol spans, `<kind>` a snake_case LSP kind;
 //! - `@name`: the node(s) whose text names the symbol and whose span is its selection range;
 //! - `@range.start`: node(s) the symbol's range is extended back to (decorators, `export`);
+//! - `@range.end`: node(s) the symbol's range is extended forward to (a trailing `;`);
 //! - `@range.extend`: in a pattern with no symbol capture, the symbol node whose range the
 //!   pattern's `@range.start` extends (so one pattern serves every declaration kind);
 //! - `@skip`: a node that must not become a symbol, whatever other pattern matches it;
@@ -50,6 +51,7 @@ pub(crate) enum Role {
     Symbol(SymbolKind),
     Name,
     RangeStart,
+    RangeEnd,
     RangeExtend,
     Skip,
     Ignore,
@@ -151,6 +153,7 @@ fn capture_role(name: &str) -> Option<Role> {
         "name" => Role::Name,
         "range.start" => Role::RangeStart,
         "range.extend" => Role::RangeExtend,
+        "range.end" => Role::RangeEnd,
         "skip" => Role::Skip,
         "ignore" => Role::Ignore,
         _ if name.starts_with('_') => Role::Helper,
