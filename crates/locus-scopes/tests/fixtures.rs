@@ -1,0 +1,176 @@
+//! Scope-chain fixtures: `$0` marks the cursor, the expectation is the chain there.
+//!
+//! Every test goes through [`check`]; `UPDATE_EXPECT=1 cargo test` rewrites expectations.
+
+use expect_test::{Expect, expect};
+use locus_doc::Document;
+use locus_scopes::{Registry, Source};
+
+fn check(language: &str, fixture: &str, expect: Expect) {
+    let (text, offset) = locus_fixture::cursor(fixture);
+    let lang = Registry::builtin().by_id(language).unwrap_or_else(|| panic!("no language {language}"));
+    let source = Source::new(Document::new(&text, 0), Some(lang));
+    assert!(source.error().is_none(), "{}", source.error().unwrap());
+    let outline = source.outline();
+    let chain = outline.chain_at(offset);
+    let actual = if chain.is_empty() {
+        "<file>".to_string()
+    } else {
+        chain.iter().map(|s| format!("{}:{}", s.kind, s.name)).collect::<Vec<_>>().join(" > ")
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn typescript_class_method_variable() {
+    check(
+        "typescript",
+        r#"
+export class UserService {
+  async findUser(id: string) {
+    const user = await this.db.get($0id);
+    return user;
+  }
+}
+"#,
+        expect!["Class:UserService > Method:findUser > Variable:user"],
+    );
+}
+
+#[test]
+fn typescript_top_level() {
+    check("typescript", "import { a } from 'b';\n$0\nexport const x = 1;\n", expect!["<file>"]);
+}
+
+#[test]
+fn typescript_callbacks_are_named_by_their_call() {
+    check(
+        "typescript",
+        r#"
+describe('UserService', () => {
+  it("finds a user", async () => {
+    const found = $0await service.find(1);
+  });
+});
+"#,
+        expect![[r#"Function:describe('UserService') callback > Function:it("finds a user") callback > Variable:found"#]],
+    );
+}
+
+#[test]
+fn typescript_getters_and_object_literal_members() {
+    check(
+        "typescript",
+        r#"
+class Box {
+  get size(): number {
+    return $01;
+  }
+}
+"#,
+        expect!["Class:Box > Property:(get) size"],
+    );
+    check(
+        "typescript",
+        r#"
+const config = {
+  server: { port: $08080 },
+};
+"#,
+        expect!["Variable:config > Property:server > Property:port"],
+    );
+}
+
+#[test]
+fn tsx_component_with_hook() {
+    check(
+        "typescriptreact",
+        r#"
+export function Counter() {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    document.title = `${$0count}`;
+  }, [count]);
+  return <button onClick={() => setCount(count + 1)}>{count}</button>;
+}
+"#,
+        expect!["Function:Counter > Function:useEffect() callback"],
+    );
+}
+
+#[test]
+fn javascript_class_method_variable_and_jsx() {
+    check(
+        "javascript",
+        r#"
+class Router {
+  route(path) {
+    const layer = new Layer($0path);
+    return layer;
+  }
+}
+"#,
+        expect!["Class:Router > Method:route > Variable:layer"],
+    );
+    check(
+        "javascript",
+        r#"
+export const Comment = ({ author }) => {
+  const label = <span>{$0author}</span>;
+  return label;
+};
+"#,
+        expect!["Variable:Comment > Variable:label"],
+    );
+}
+
+#[test]
+fn python_class_method_variable() {
+    check(
+        "python",
+        r#"
+class UserService:
+    def find_user(self, user_id):
+        user = self.db.get($0user_id)
+        return user
+"#,
+        expect!["Class:UserService > Method:find_user > Variable:user"],
+    );
+}
+
+#[test]
+fn python_top_level_and_decorators() {
+    check("python", "import os\n\n$0print(os.name)\n", expect!["<file>"]);
+    check(
+        "python",
+        r#"
+@app.route("/")
+def $0index():
+    return "hi"
+"#,
+        expect!["Function:index"],
+    );
+}
+
+#[test]
+fn markdown_heading_chain_keeps_emoji() {
+    check(
+        "markdown",
+        r#"# 🚀 Getting Started
+
+## Install
+
+### From source
+
+#### On Linux 🐧
+
+Run $0`make`.
+"#,
+        expect!["String:# 🚀 Getting Started > String:## Install > String:### From source > String:#### On Linux 🐧"],
+    );
+}
+
+#[test]
+fn markdown_before_the_first_heading_is_top_level() {
+    check("markdown", "Intro $0text.\n\n# Title\n", expect!["<file>"]);
+}
