@@ -78,50 +78,14 @@
   (#set! name "{_n}"))
 
 ; --- Callbacks: a function passed to a call is "<callee>(<first string argument>) callback". ---
-; The callee is the chain of names before the call; a base that is not a name (`this`, a call) is dropped.
-; With a string or template as first argument, it goes between the parentheses.
-((call_expression function: (member_expression object: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
+; The callee is the dotted name before the call (`this.items.forEach` → `items.forEach`); a
+; callee that ends in a call or an index gives no name, and the function is "<function>".
+((call_expression function: [(identifier) (member_expression)] @_callee
    arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}({_args}) callback"))
-((call_expression function: (member_expression object: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}({_args}) callback"))
-((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}({_args}) callback"))
-((call_expression function: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}({_args}) callback"))
-((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}({_args}) callback"))
-((call_expression function: (member_expression property: (_) @_callee)
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee}({_args}) callback"))
-((call_expression function: (identifier) @_callee
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee}({_args}) callback"))
-((call_expression function: (member_expression object: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
+  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args}) callback"))
+((call_expression function: [(identifier) (member_expression)] @_callee
    arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression object: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression object: (member_expression object: (identifier) @_callee property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression object: (member_expression property: (_) @_callee) property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression object: (identifier) @_callee property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee|.}() callback"))
-((call_expression function: (member_expression property: (_) @_callee)
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee}() callback"))
-((call_expression function: (identifier) @_callee
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#set! name "{_callee}() callback"))
+  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}() callback"))
 
 ; --- Any other function expression (IIFE, JSX handler, `new X(() => …)`): shown only with children. ---
 (([(arrow_function) (function_expression) (generator_function)]) @symbol.function

@@ -7,7 +7,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, TextProvider, Tree};
 
 use crate::kind::SymbolKind;
-use crate::query::{LanguageConfig, Merge, Normalize, Part, Role};
+use crate::query::{Filter, LanguageConfig, Merge, Normalize, Part, Role};
 
 /// A half-open byte range of the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -331,11 +331,15 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
             for part in parts {
                 match part {
                     Part::Literal(l) => out.push_str(l),
-                    Part::Capture(index, sep) => {
-                        if config.roles[*index as usize] == Role::Name {
-                            out.push_str(&text_of(&mut c.names.iter().copied(), sep));
+                    Part::Capture(index, sep, filter) => {
+                        let text = if config.roles[*index as usize] == Role::Name {
+                            text_of(&mut c.names.iter().copied(), sep)
                         } else {
-                            out.push_str(&text_of(&mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s), sep));
+                            text_of(&mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s), sep)
+                        };
+                        match filter {
+                            Filter::None => out.push_str(&text),
+                            Filter::Path => out.push_str(&path(&text)),
                         }
                     }
                 }
@@ -343,6 +347,37 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
             out
         }
     }
+}
+
+/// The dotted name ending an expression (see [`Filter::Path`]).
+fn path(text: &str) -> String {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    // Split at dots outside brackets and parentheses.
+    let mut parts: Vec<&str> = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in compact.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '.' if depth == 0 => {
+                parts.push(&compact[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&compact[start..]);
+    let is_name = |p: &str| {
+        let p = p.trim_end_matches(['?', '!']);
+        let mut chars = p.trim_start_matches('#').chars();
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$') && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    let keep = parts.iter().rev().take_while(|p| is_name(p)).count();
+    let mut kept: Vec<&str> = parts[parts.len() - keep..].iter().map(|p| p.trim_end_matches(['?', '!'])).collect();
+    if kept.len() > 1 && matches!(kept[0], "this" | "self" | "super") {
+        kept.remove(0);
+    }
+    kept.join(".")
 }
 
 fn normalize(text: &str, how: Normalize) -> String {

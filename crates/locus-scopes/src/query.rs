@@ -12,7 +12,8 @@
 //! - `@_anything`: a helper capture, for predicates and name templates.
 //!
 //! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
-//! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`),
+//! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`;
+//! `{_helper:path}` keeps the dotted name ending an expression),
 //! `hoist "true"` (attach the symbol beside its container instead of inside it), `keep "if-children"` (drop the symbol unless it has children), `merge
 //! "first"` / `merge "typed"` (same-named sibling symbols from such patterns become one: the
 //! last typed one if any, else the first) and
@@ -85,7 +86,18 @@ pub(crate) enum Merge {
 pub(crate) enum Part {
     Literal(String),
     /// A capture's text; several captured nodes are joined by the separator.
-    Capture(u32, String),
+    Capture(u32, String, Filter),
+}
+
+/// A transformation of one capture's text in a name template (`{_callee:path}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Filter {
+    /// The text as captured (after the pattern's `name.normalize`).
+    None,
+    /// The dotted name that ends an expression: white space removed, split at top-level dots,
+    /// the trailing run of identifier-like parts kept, a leading `this`/`self`/`super` dropped
+    /// (`this.items.forEach` → `items.forEach`, `load().then` → `then`).
+    Path,
 }
 
 /// What one pattern of the query says beyond its captures.
@@ -196,14 +208,19 @@ fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
             parts.push(Part::Literal(rest[..open].to_string()));
         }
         let close = rest[open..].find('}').ok_or_else(|| format!("unclosed {{ in name template {template:?}"))? + open;
-        let (cap, sep) = match rest[open + 1..close].split_once('|') {
+        let (spec, filter) = match rest[open + 1..close].split_once(':') {
+            Some((spec, "path")) => (spec, Filter::Path),
+            Some((_, other)) => return Err(format!("unknown template filter :{other} in {template:?}; the filter is :path")),
+            None => (&rest[open + 1..close], Filter::None),
+        };
+        let (cap, sep) = match spec.split_once('|') {
             Some((cap, sep)) => (cap, sep.to_string()),
-            None => (&rest[open + 1..close], ", ".to_string()),
+            None => (spec, ", ".to_string()),
         };
         let index = query
             .capture_index_for_name(cap)
             .ok_or_else(|| format!("name template {template:?} names @{cap}, which the pattern does not capture"))?;
-        parts.push(Part::Capture(index, sep));
+        parts.push(Part::Capture(index, sep, filter));
         rest = &rest[close + 1..];
     }
     if !rest.is_empty() {

@@ -50,6 +50,25 @@ impl Source {
         source
     }
 
+    /// An independent copy of this version, for reading on another thread: the text and
+    /// the tree are shared (both are reference-counted, so this is O(1)) and the outline
+    /// computed so far comes along. Edits to the copy reparse with a parser of its own.
+    pub fn snapshot(&self) -> Source {
+        let parser = self.tree.as_ref().and(self.config.as_ref()).and_then(|config| {
+            let mut parser = Parser::new();
+            parser.set_language(config.grammar()).ok().map(|()| parser)
+        });
+        Source {
+            doc: self.doc.clone(),
+            language: self.language,
+            config: self.config.clone(),
+            error: self.error.clone(),
+            parser,
+            tree: self.tree.clone(),
+            outline: self.outline.clone(),
+        }
+    }
+
     /// The document text.
     pub fn doc(&self) -> &Document {
         &self.doc
