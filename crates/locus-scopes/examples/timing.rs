@@ -19,4 +19,19 @@ fn main() {
         let n = source.outline().total;
         println!("parse: {parse:?}  extract: {:?}  ({n} symbols)", t.elapsed());
     }
+    // One-character edits in the middle of the file: reparse, then the outline update.
+    let mut source = Source::new(Document::new(&text, 0), lang);
+    let _ = source.outline();
+    let at = source.doc().line_content_end(source.doc().line_of(text.len() / 2));
+    for i in 0..6 {
+        let t = Instant::now();
+        if i % 2 == 0 { source.replace_bytes(at, at, " "); } else { source.replace_bytes(at, at + 1, ""); }
+        let edit = t.elapsed();
+        let t = Instant::now();
+        let n = source.outline().total;
+        println!("edit+reparse: {edit:?}  outline update: {:?}  ({n} symbols)", t.elapsed());
+    }
 }
+
+#[allow(dead_code)]
+fn unused() {}

@@ -108,7 +108,18 @@ struct Candidate {
 
 /// Extracts the symbols of the whole tree.
 pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
+    Outline::new(extract_region(config, tree, doc, None).unwrap_or_default())
+}
+
+/// Extracts the symbols lying wholly inside `region` (the whole tree for `None`), as a forest.
+/// Patterns rooted outside the region still apply: the query sees every node around it.
+/// `None` when the region cuts a symbol off from where it belongs: a `hoist` symbol whose
+/// container lies outside the region.
+pub(crate) fn extract_region(config: &LanguageConfig, tree: &Tree, doc: &Document, region: Option<Span>) -> Option<Vec<Symbol>> {
     let mut cursor = QueryCursor::new();
+    if let Some(r) = region {
+        cursor.set_byte_range(r.start..r.end);
+    }
     let mut matches = cursor.matches(&config.query, tree.root_node(), RopeText(doc));
     let mut candidates: HashMap<usize, Candidate> = HashMap::new();
     let mut skipped: Vec<usize> = Vec::new();
@@ -165,6 +176,9 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
         }
     }
     let mut candidates: Vec<Candidate> = candidates.into_values().collect();
+    if let Some(r) = region {
+        candidates.retain(|c| r.contains(c.range));
+    }
     if !ignored.is_empty() {
         ignored.sort();
         // Keep only outermost ignored spans, so one binary search finds the container.
@@ -180,8 +194,107 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
             !(i > 0 && outer[i - 1].contains(c.range))
         });
     }
-    extend_levels(config, &mut candidates, tree.root_node().end_byte());
-    build(config, doc, candidates)
+    extend_levels(config, &mut candidates, region.map_or(tree.root_node().end_byte(), |r| r.end));
+    build(config, doc, candidates, region.is_some())
+}
+
+/// Brings an outline up to date after edits, re-extracting as little as it can.
+///
+/// `outline` is the previous version's, already shifted to the new text's offsets; `dirty`
+/// covers every byte whose syntax may have changed. The smallest symbol that strictly holds
+/// `dirty` (and whose name lies outside it) is re-extracted; if it comes back the same (one
+/// symbol, same name, kind and extent) only its children are replaced. Otherwise the next
+/// symbol out is tried; a change between top-level symbols re-extracts just that gap; and
+/// anything else falls back to the whole document.
+pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut outline: Outline, dirty: Span) -> Outline {
+    let strictly_holds = |s: &Symbol| {
+        s.range.start < dirty.start && dirty.end < s.range.end && (s.selection.end < dirty.start || s.selection.start > dirty.end)
+    };
+    // Indices of the symbols strictly holding the dirty span, outermost first.
+    let mut path: Vec<usize> = Vec::new();
+    let mut level = &outline.symbols;
+    while let Some(i) = level.iter().position(|s| strictly_holds(s)) {
+        path.push(i);
+        level = &level[i].children;
+    }
+    // Between two children of the innermost holder (or two top-level symbols): re-extract the
+    // gap only. Not where symbols depend on their siblings (merging, heading levels).
+    let independent = config.patterns.iter().all(|p| p.merge == Merge::No && p.level.is_none());
+    if independent {
+        let (children, lo, hi) = match path.is_empty() {
+            true => (&outline.symbols, 0, doc.len_bytes()),
+            false => {
+                let holder = symbol_at(&outline.symbols, &path);
+                (&holder.children, holder.selection.end.max(holder.range.start + 1), holder.range.end - 1)
+            }
+        };
+        let touches = children.iter().any(|s| s.range.start <= dirty.end && dirty.start <= s.range.end);
+        if !touches {
+            let after = children.partition_point(|s| s.range.end < dirty.start);
+            let start = if after > 0 { children[after - 1].range.end + 1 } else { lo };
+            let end = children.get(after).map_or(hi, |s| s.range.start.saturating_sub(1));
+            if start <= dirty.start && dirty.end <= end
+                && let Some(fresh) = extract_region(config, tree, doc, Some(Span { start, end }))
+            {
+                let children = match path.is_empty() {
+                    true => &mut outline.symbols,
+                    false => &mut symbol_at_mut(&mut outline.symbols, &path).children,
+                };
+                children.splice(after..after, fresh);
+                return Outline::new(outline.symbols);
+            }
+        }
+    }
+    // Re-extract the innermost holder that comes back unchanged itself, then the next one out.
+    for depth in (1..=path.len()).rev() {
+        let target = symbol_at(&outline.symbols, &path[..depth]);
+        let Some(fresh) = extract_region(config, tree, doc, Some(target.range)) else { continue };
+        if let [one] = fresh.as_slice()
+            && one.name == target.name
+            && one.kind == target.kind
+            && one.range == target.range
+            && one.selection == target.selection
+        {
+            let [one] = <[Symbol; 1]>::try_from(fresh).ok().unwrap();
+            symbol_at_mut(&mut outline.symbols, &path[..depth]).children = one.children;
+            return Outline::new(outline.symbols);
+        }
+    }
+    extract(config, tree, doc)
+}
+
+fn symbol_at<'a>(mut level: &'a [Symbol], path: &[usize]) -> &'a Symbol {
+    let (last, rest) = path.split_last().expect("a non-empty path");
+    for &i in rest {
+        level = &level[i].children;
+    }
+    &level[*last]
+}
+
+fn symbol_at_mut<'a>(mut level: &'a mut [Symbol], path: &[usize]) -> &'a mut Symbol {
+    let (last, rest) = path.split_last().expect("a non-empty path");
+    for &i in rest {
+        level = &mut level[i].children;
+    }
+    &mut level[*last]
+}
+
+/// Moves every offset of `symbols` across an edit of `start..old_end` into `start..new_end`.
+pub(crate) fn shift(symbols: &mut [Symbol], start: usize, old_end: usize, new_end: usize) {
+    let moved = |p: usize, is_end: bool| {
+        if p < start || (is_end && p == start) {
+            p
+        } else if p >= old_end {
+            p - old_end + new_end
+        } else {
+            new_end
+        }
+    };
+    for s in symbols {
+        s.range = Span { start: moved(s.range.start, false), end: moved(s.range.end, true) };
+        s.selection = Span { start: moved(s.selection.start, false), end: moved(s.selection.end, true) };
+        shift(&mut s.children, start, old_end, new_end);
+    }
 }
 
 /// Extends each symbol that has a heading level to the start of the next symbol of the same
@@ -218,7 +331,7 @@ struct Node_ {
     children: Vec<usize>,
 }
 
-fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>) -> Outline {
+fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>, partial: bool) -> Option<Vec<Symbol>> {
     candidates.sort_by(|a, b| {
         a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)).then(a.pattern.cmp(&b.pattern))
     });
@@ -237,12 +350,12 @@ fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>
         arena.push(Node_ { candidate, name, children: Vec::new() });
         match stack.last() {
             Some(&parent) => arena[parent].children.push(index),
+            None if partial && config.patterns[arena[index].candidate.pattern].hoist => return None,
             None => roots.push(index),
         }
         stack.push(index);
     }
-    let symbols = assemble(config, &mut arena, &roots);
-    Outline::new(symbols)
+    Some(assemble(config, &mut arena, &roots))
 }
 
 /// Turns arena nodes into symbols, applying `hoist`, `keep` and `merge` from the bottom up.

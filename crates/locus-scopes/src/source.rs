@@ -1,11 +1,11 @@
 //! A document together with its syntax tree and its outline, kept in step edit by edit.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use locus_doc::{DocError, Document, PositionEncoding, Range, TextEdit};
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
-use crate::outline::{self, Outline, Symbol};
+use crate::outline::{self, Outline, Span, Symbol};
 use crate::query::{LanguageConfig, QueryError};
 use crate::registry::{Language, Registry};
 
@@ -21,6 +21,9 @@ pub struct Source {
     parser: Option<Parser>,
     tree: Option<Tree>,
     outline: OnceLock<Arc<Outline>>,
+    /// The last computed outline, moved to the current text's offsets, and the span whose
+    /// syntax changed since: what [`Source::outline`] updates instead of starting over.
+    stale: Mutex<Option<(Outline, Span)>>,
 }
 
 impl std::fmt::Debug for Source {
@@ -38,7 +41,7 @@ impl Source {
             Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
-        let mut source = Source { doc, language, config, error, parser: None, tree: None, outline: OnceLock::new() };
+        let mut source = Source { doc, language, config, error, parser: None, tree: None, outline: OnceLock::new(), stale: Mutex::new(None) };
         if let Some(config) = &source.config {
             let mut parser = Parser::new();
             // A grammar the linked tree-sitter cannot load leaves the document as plain text.
@@ -66,6 +69,7 @@ impl Source {
             parser,
             tree: self.tree.clone(),
             outline: self.outline.clone(),
+            stale: Mutex::new(self.stale.lock().unwrap_or_else(|e| e.into_inner()).clone()),
         }
     }
 
@@ -114,19 +118,52 @@ impl Source {
     }
 
     fn after_edit(&mut self, edit: &TextEdit) {
-        self.outline = OnceLock::new();
-        if let (Some(tree), Some(parser)) = (self.tree.as_mut(), self.parser.as_mut()) {
-            tree.edit(&input_edit(edit));
-            let new = parse(parser, &self.doc, Some(tree));
-            self.tree = new;
+        let previous = std::mem::take(&mut self.outline).into_inner();
+        let stale = self.stale.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        let (Some(tree), Some(parser)) = (self.tree.as_mut(), self.parser.as_mut()) else { return };
+        tree.edit(&input_edit(edit));
+        let old = tree.clone();
+        let Some(new) = parse(parser, &self.doc, Some(&old)) else {
+            self.tree = None;
+            return;
+        };
+        // What changed: the edited bytes, every range whose syntax differs, and what was
+        // already stale before this edit (moved across it).
+        let (start, old_end, new_end) = (edit.start_byte, edit.old_end_byte, edit.new_end_byte);
+        let moved = |p: usize| if p < start { p } else if p >= old_end { p - old_end + new_end } else { new_end };
+        let mut dirty = Span { start, end: new_end };
+        for r in old.changed_ranges(&new) {
+            dirty = Span { start: dirty.start.min(r.start_byte), end: dirty.end.max(r.end_byte) };
         }
+        let base = match (previous, stale) {
+            // Readers may still hold the old outline; copy it only then.
+            (Some(outline), _) => Some((Arc::try_unwrap(outline).unwrap_or_else(|shared| (*shared).clone()), None)),
+            (None, Some((outline, span))) => Some((outline, Some(span))),
+            (None, None) => None,
+        };
+        if let Some((mut outline, old_dirty)) = base {
+            outline::shift(&mut outline.symbols, start, old_end, new_end);
+            if let Some(d) = old_dirty {
+                dirty = Span { start: dirty.start.min(moved(d.start)), end: dirty.end.max(moved(d.end)) };
+            }
+            *self.stale.get_mut().unwrap_or_else(|e| e.into_inner()) = Some((outline, dirty));
+        }
+        self.tree = Some(new);
     }
 
     /// The document's symbols for the current version (computed once per version).
+    /// After an edit it updates the previous outline around the change rather than
+    /// starting over, so its cost follows the size of the change, not of the document.
     pub fn outline(&self) -> Arc<Outline> {
         self.outline
             .get_or_init(|| match (&self.config, &self.tree) {
-                (Some(config), Some(tree)) => Arc::new(outline::extract(config, tree, &self.doc)),
+                (Some(config), Some(tree)) => {
+                    let stale = self.stale.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    Arc::new(match stale {
+                        Some((outline, dirty)) => outline::update(config, tree, &self.doc, outline, dirty),
+                        None => outline::extract(config, tree, &self.doc),
+                    })
+                }
                 _ => Arc::new(Outline::default()),
             })
             .clone()

@@ -5,14 +5,18 @@ use locus_doc::{Document, Position, PositionEncoding, Range};
 use locus_scopes::{Registry, Source};
 use proptest::prelude::*;
 
-const SEED: &str = "export class A {\n  m(x: number) {\n    const y = [1, 2].map(v => v * x);\n    return y; // 😀\r\n  }\n}\nfunction f() { return { a: 1 }; }\n";
+const TS_SEED: &str = "export class A {\n  m(x: number) {\n    const y = [1, 2].map(v => v * x);\n    return y; // 😀\r\n  }\n}\nfunction f() { return { a: 1 }; }\n";
+
+const PY_SEED: &str = "import os\nX = 1\n\nclass A:\n    y: int = 0\n\n    def m(self, a, b=2):\n        self.z = a\n        for i in range(b):\n            pass\n        return a\n\ndef f():\n    return [x for x in X]\n";
+const MD_SEED: &str = "# Title 🚀\n\nText.\n\n## Sub\n\n```\n# not a heading\n```\n\n### Deep\n\nSetext\n---\n\n[ref]: http://x\n";
 
 fn fragments() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
             Just("{"), Just("}"), Just("("), Just(")"), Just("\n"), Just("\r\n"), Just(" "), Just("x"),
             Just("const z = 1;"), Just("class B {"), Just("function g() {"), Just("=>"), Just("😀"),
-            Just("\""), Just("//"), Just("é"), Just(";"),
+            Just("\""), Just("//"), Just("é"), Just(";"), Just("def h(x):\n    "), Just("# "), Just("## H\n"),
+            Just("    "), Just("self.w = 1\n"), Just("```"), Just("---\n"),
         ],
         0..6,
     )
@@ -23,18 +27,22 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn incremental_tree_equals_fresh_parse(
-        edits in proptest::collection::vec((0u32..10, 0u32..40, 0u32..3, 0u32..12, fragments()), 1..16),
+    fn incremental_tree_and_outline_equal_a_fresh_parse(
+        (lang, seed) in prop_oneof![Just(("typescript", TS_SEED)), Just(("python", PY_SEED)), Just(("markdown", MD_SEED))],
+        edits in proptest::collection::vec((0u32..16, 0u32..40, 0u32..3, 0u32..12, fragments(), any::<bool>()), 1..16),
     ) {
-        let lang = Registry::builtin().by_id("typescript").unwrap();
-        let mut source = Source::new(Document::new(SEED, 0), Some(lang));
-        for (i, (line, character, dl, dc, text)) in edits.into_iter().enumerate() {
+        let lang = Registry::builtin().by_id(lang).unwrap();
+        let mut source = Source::new(Document::new(seed, 0), Some(lang));
+        for (i, (line, character, dl, dc, text, look)) in edits.into_iter().enumerate() {
             let start = Position::new(line, character);
             let end = Position::new(line + dl, if dl == 0 { character + dc } else { dc });
             source.apply_change(Some(Range { start, end }), &text, PositionEncoding::Utf16).unwrap();
             source.set_version(i as i32 + 1);
-            // Query the outline between edits so stale caches would show.
-            let _ = source.outline();
+            // Look at the outline between some edits, so both paths (one edit, several
+            // edits between looks) of the incremental update are exercised.
+            if look {
+                let _ = source.outline();
+            }
         }
         let fresh = Source::new(Document::new(&source.doc().text(), 0), Some(lang));
         let (a, b) = (source.tree().unwrap().root_node(), fresh.tree().unwrap().root_node());
