@@ -131,10 +131,20 @@ fn python_class_method_variable() {
         r#"
 class UserService:
     def find_user(self, user_id):
-        user = self.db.get($0user_id)
+        us$0er = self.db.get(user_id)
         return user
 "#,
         expect!["Class:UserService > Method:find_user > Variable:user"],
+    );
+    // As in pyright, a variable's range is its name only: elsewhere on the line the method is innermost.
+    check(
+        "python",
+        r#"
+class UserService:
+    def find_user(self, user_id):
+        user = self.db.get($0user_id)
+"#,
+        expect!["Class:UserService > Method:find_user"],
     );
 }
 

@@ -1,0 +1,47 @@
+import { Db } from './db';
+// ^ <file>
+
+export interface User {
+  id: string;
+//^ Interface:User > Property:id
+  rename(name: string): void;
+//^ Interface:User > Method:rename
+}
+
+export class UserService {
+  private readonly cache = new Map<string, User>();
+//                 ^ Class:UserService > Property:cache
+
+  constructor(private readonly db: Db) {}
+//                             ^ Class:UserService > Property:db
+
+  async findUser(id: string): Promise<User | undefined> {
+    const cached = this.cache.get(id);
+//        ^ Class:UserService > Method:findUser > Variable:cached
+    return cached ?? this.db.users.find(u => u.id === id);
+//                                       ^ Class:UserService > Method:findUser > Function:db.users.find() callback
+  }
+
+  get size(): number {
+    return this.cache.size;
+//         ^ Class:UserService > Property:(get) size
+  }
+}
+
+export enum Role {
+  Admin = 'admin',
+//^ Enum:Role > Variable:Admin
+}
+
+export namespace Api.V1 {
+  export const base = '/api/v1';
+//             ^ Module:Api.V1 > Variable:base
+}
+
+export const handlers = {
+  onSave: (user: User) => {
+    const stamp = Date.now();
+//        ^ Variable:handlers > Method:onSave > Variable:stamp
+    return { user, stamp };
+  },
+};
