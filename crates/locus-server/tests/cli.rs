@@ -1,0 +1,104 @@
+//! The command line as a user runs it: the `locus` binary, its stdout, stderr and exit code.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn locus(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_locus")).args(args).current_dir(root()).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Parses one JSON object per line, with the machine-specific root replaced by `$ROOT`.
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    let text = stdout(o).replace(&root().display().to_string(), "$ROOT");
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn context_of_a_typescript_position() {
+    let out = locus(&["context", "tests/fidelity/files/ts/odd_cases.ts:60:11"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    insta::assert_json_snapshot!(json_lines(&out));
+}
+
+#[test]
+fn context_answers_in_argument_order_across_files() {
+    let out = locus(&[
+        "context",
+        "tests/scopes/markdown/guide.md:24:1",
+        "tests/fidelity/files/py/odd_cases.py:1:1",
+        "tests/scopes/markdown/guide.md:1:1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = json_lines(&out);
+    let hierarchies: Vec<_> = lines.iter().map(|l| l["symbols"]["scopeHierarchy"].as_str().unwrap().to_string()).collect();
+    insta::assert_debug_snapshot!(hierarchies);
+    assert_eq!(lines[1]["file"]["languageId"], "python");
+}
+
+#[test]
+fn plain_text_gets_a_warning_and_no_scopes() {
+    let out = locus(&["context", "Cargo.lock:3"]);
+    // Cargo.lock is registered as TOML; a file with no language is plain text.
+    assert!(out.status.success());
+    let out = locus(&["context", ".gitignore:1:1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    insta::assert_json_snapshot!(json_lines(&out)[0]["symbols"]);
+}
+
+#[test]
+fn positions_past_the_end_are_clamped_not_errors() {
+    let out = locus(&["context", "tests/scopes/javascript/router.js:9999:9999"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ctx = &json_lines(&out)[0];
+    assert_eq!(ctx["cursor"]["line"], ctx["file"]["lineCount"]);
+}
+
+#[test]
+fn bad_arguments_name_the_argument_and_exit_2() {
+    for (args, needle) in [
+        (vec!["context"], "needs at least one PATH:LINE[:COL]"),
+        (vec!["context", "src/app.ts"], "`src/app.ts`: no line number"),
+        (vec!["context", "a.ts:x"], "`a.ts:x`: line `x` is not a positive whole number"),
+        (vec!["context", "a.ts:0:1"], "`a.ts:0:1`: line is 1-based"),
+        (vec!["context", "a.ts:3:0"], "`a.ts:3:0`: column is 1-based"),
+        (vec!["frobnicate"], "unknown command `frobnicate`"),
+        (vec!["outline"], "takes one PATH"),
+    ] {
+        let out = locus(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    }
+}
+
+#[test]
+fn unreadable_files_exit_1_and_print_nothing() {
+    let out = locus(&["context", "tests/scopes/javascript/router.js:1", "no/such/file.ts:1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot read `no/such/file.ts`"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "partial output on error");
+}
+
+#[test]
+fn outline_as_tree_and_as_document_symbols() {
+    let out = locus(&["outline", "--tree", "tests/scopes/typescript/service.ts"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+    let out = locus(&["outline", "tests/scopes/markdown/guide.md"]);
+    let symbols: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(symbols[0]["name"], "# 🚀 Getting Started");
+    assert_eq!(symbols[0]["kind"], "String");
+    assert_eq!(symbols[0]["range"]["start"], serde_json::json!({"line": 3, "character": 0}));
+}
