@@ -21,6 +21,6 @@ mod source;
 
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
-pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE};
+pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source};
 pub use registry::{Language, LanguageEntry, Registry};
 pub use source::Source;

@@ -229,6 +229,12 @@ fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
     Ok(parts)
 }
 
+/// The symbol query of a query directory, inheritance resolved: what [`LanguageConfig`]
+/// compiles. For tools that study queries (timing, linting).
+pub fn query_source(dir: &str) -> Result<String, String> {
+    read_query(dir, SYMBOLS_FILE)
+}
+
 /// Reads `queries/<dir>/<file>`, replacing each `; inherits: a, b` line by the same file of
 /// those directories. Inherited files may not inherit themselves: the list stays flat.
 pub(crate) fn read_query(dir: &str, file: &str) -> Result<String, String> {
