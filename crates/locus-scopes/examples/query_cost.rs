@@ -66,7 +66,7 @@ fn main() {
             (if ok { t.elapsed() } else { Duration::ZERO }, *p)
         })
         .collect();
-    costs.sort_by(|a, b| b.0.cmp(&a.0));
+    costs.sort_by_key(|c| std::cmp::Reverse(c.0));
     let sum: Duration = costs.iter().map(|c| c.0).sum();
     println!("{id}: whole query {total:?}, {} patterns, sum of single-pattern compiles {sum:?}", patterns.len());
     for (d, p) in costs.iter().take(top) {

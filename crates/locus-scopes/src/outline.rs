@@ -213,7 +213,7 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
     // Indices of the symbols strictly holding the dirty span, outermost first.
     let mut path: Vec<usize> = Vec::new();
     let mut level = &outline.symbols;
-    while let Some(i) = level.iter().position(|s| strictly_holds(s)) {
+    while let Some(i) = level.iter().position(&strictly_holds) {
         path.push(i);
         level = &level[i].children;
     }
