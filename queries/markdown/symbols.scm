@@ -23,4 +23,6 @@
 ((setext_heading heading_content: (paragraph) @name (setext_h2_underline)) @symbol.string
   (#set! name "## {name}") (#set! name.normalize "markup") (#set! level "2"))
 
-((link_reference_definition (link_label) @name) @symbol.constant)
+; The range runs from the label to the destination or title, without the line break after it.
+(link_reference_definition (link_label) @name @symbol.constant (link_title) @range.end)
+(link_reference_definition (link_label) @name @symbol.constant (link_destination) @range.end)

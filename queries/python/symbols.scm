@@ -1,53 +1,82 @@
 ; Python document symbols, as pyright's language server reports them (what VS Code shows).
 ;
 ; pyright lists the symbol table of every module, class and function scope: one symbol per name
-; and scope (see `merge`), never the names of lambda, comprehension or type-parameter scopes, never
-; imports. Classes and functions span their whole definition (from the first decorator); every
-; other symbol spans its name only. Order matters: the first pattern that makes a symbol of a node
-; wins, so specific patterns come before general ones.
+; and scope, never the names of lambda, comprehension or type-parameter scopes, never imports.
+; Classes and functions span their whole definition (from the first decorator); every other
+; symbol spans its name only (a parameter: the whole parameter). Nesting is by range, so a name
+; belongs to the innermost def/class around it, as in pyright's scopes.
 ;
 ; Kinds: a def directly in a class body (also under if/try/with there) is a Method, any other def a
 ; Function. A variable whose name is ALL_CAPS (`^[A-Z0-9_]+$`, not only underscores) or whose
 ; annotation is `Final` is a Constant; parameters and `type X = …` aliases are always Variables.
 ;
-; Merging (pyright keeps one declaration per name): definitions, annotated assignments and
-; annotated parameters are "typed" (the last one wins); plain bindings are "first".
+; One symbol per name and scope (`merge`): pyright keeps the last declaration with a type (def,
+; class, annotated assignment or parameter, `type` alias: `merge "typed"`), else the first one
+; (plain bindings: `merge "first"`).
+;
+; Order matters: the first pattern that makes a symbol of a node wins, so specific patterns come
+; before general ones. `@skip` and `@ignore` apply wherever they are written.
+;
+; Queries cannot look at arbitrary depth, so patterns that must find a statement inside a
+; function (`global x` … `x = 1`) look at the statement itself and at `(_ (block …))`, one
+; if/for/while/with/try down (not their else/elif/except/finally clauses). Each extra level of
+; nesting multiplies the query's compile time, which every `locus` process pays once.
 
-; --- Not symbols: nothing bound inside these belongs to the scope being listed. ---
+; --- Never symbols. ---
 ; Comprehension variables live in the comprehension's own scope.
 (for_in_clause left: (_) @ignore)
-; Decorator arguments bind nothing worth listing.
 (decorator) @ignore
 
-; --- Unreachable code: pyright does not bind it, so it declares nothing (the enclosing def still
-; spans it). Statements after return/raise/continue/break in the same block: ---
+; --- Unreachable code is not bound by pyright: nothing in it is declared (the enclosing def
+; still spans it). Statements after return/raise/continue/break in the same block: ---
 (block [(return_statement) (raise_statement) (continue_statement) (break_statement)] (_) @ignore)
-; Branches that are statically false: `sys.version_info < (3, N)` for any N up to 11 (pyright
-; assumes a current Python), the else of `>=`, the else of `if TYPE_CHECKING`, and
-; `sys.platform == "win32"` / `"darwin"` (the reference ran on Linux).
-((if_statement condition: (comparison_operator (attribute object: (identifier) @_s attribute: (identifier) @_v) "<" (tuple . (integer) @_major . (integer) @_minor)) consequence: (block) @ignore)
-  (#eq? @_s "sys") (#eq? @_v "version_info") (#eq? @_major "3") (#match? @_minor "^([0-9]|1[01])$"))
-((if_statement condition: (comparison_operator (attribute object: (identifier) @_s attribute: (identifier) @_v) ">=" (tuple . (integer) @_major . (integer) @_minor)) alternative: (else_clause) @ignore)
-  (#eq? @_s "sys") (#eq? @_v "version_info") (#eq? @_major "3") (#match? @_minor "^([0-9]|1[01])$"))
-((if_statement condition: [(identifier) @_tc (attribute attribute: (identifier) @_tc)] alternative: (else_clause) @ignore)
-  (#eq? @_tc "TYPE_CHECKING"))
-((if_statement condition: (comparison_operator (attribute object: (identifier) @_s attribute: (identifier) @_v) "==" (string (string_content) @_p)) consequence: (block) @ignore)
-  (#eq? @_s "sys") (#eq? @_v "platform") (#any-of? @_p "win32" "darwin" "cygwin"))
-((if_statement condition: (comparison_operator (attribute object: (identifier) @_s attribute: (identifier) @_v) "!=" (string (string_content) @_p)) alternative: (else_clause) @ignore)
-  (#eq? @_s "sys") (#eq? @_v "platform") (#any-of? @_p "win32" "darwin" "cygwin"))
 
-; --- `global x` / `nonlocal x`: later bindings of `x` in that block belong to another scope. ---
+; Branches decided by a static condition, evaluated as pyright does for Python 3.13 on Linux (the
+; reference's settings): `sys.version_info` compared with a tuple (or `[0]` with an int),
+; `sys.platform` / `os.name` compared with a string, `TYPE_CHECKING` (true), `True`, `False`,
+; `None`, `0`, `1`, `not TYPE_CHECKING`. A condition is false when one of its `and` operands is
+; (and it has no `or`); true when one of its `or` operands is (and it has no `and`).
+; A false `if`/`elif` loses its block; a true one loses every branch after it, and when its block
+; ends in return/raise, the statements after the `if` too.
+(([(if_statement condition: (_) @_c consequence: (block) @ignore)
+   (elif_clause condition: (_) @_c consequence: (block) @ignore)])
+  (#not-match? @_c "\\sor\\s")
+  (#match? @_c "(^|\\sand\\s+)\\(?\\s*(sys\\.version_info\\s*<\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*>=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*3\\s*,\\s*13\\s*,?\\s*\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*2|<\\s*3|<=\\s*2)|sys\\.platform\\s*(==\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|!=\\s*[\"']linux[\"'])|os\\.name\\s*(==\\s*[\"'](nt|java)[\"']|!=\\s*[\"']posix[\"'])|False|None|0|not\\s+(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s|$)"))
+(([(if_statement condition: (_) @_c alternative: (_) @ignore)
+   (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
+   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
+  (#not-match? @_c "\\sand\\s")
+  (#match? @_c "(^|\\sor\\s+)\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+or\\s|$)"))
+
+; --- Names that belong to another scope, or whose chosen declaration pyright hides. ---
+; `global x` / `nonlocal x`: bindings of `x` after it in that function are not its locals.
 ((block [(global_statement (identifier) @_g) (nonlocal_statement (identifier) @_g)]
-   (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)]))
+   [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))])
   (#eq? @_g @_n))
 
-; --- Classes (decorated ones start at the first decorator). ---
+; A parameter named `self` or `cls` is never listed, and a later assignment to it is the same
+; (hidden) symbol: `cls = super().__new__(cls)` (when it is the first parameter).
+((function_definition
+   parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p)])
+   body: (block [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))]))
+  (#any-of? @_p "self" "cls") (#eq? @_p @_n))
+
+; An import is the first declaration of its names, and imports are never listed: a name imported
+; in a `try` whose `except` assigns a fallback (`ssl = None`) stays hidden.
+((try_statement body: (block [(import_statement name: [(dotted_name . (identifier) @_i) (aliased_import alias: (identifier) @_i)]) (import_from_statement name: [(dotted_name . (identifier) @_i .) (aliased_import alias: (identifier) @_i)])]) (except_clause (block (expression_statement [(assignment left: (identifier) @_n @skip !type) (assignment left: (pattern_list (identifier) @_n @skip))]))))
+  (#eq? @_i @_n))
+
+; Names pyright predefines are hidden even when assigned: `__doc__` (module and class),
+; `__module__` and `__qualname__` (class). See the exclusion lists of the variable patterns.
+; (`__name__`, `__file__`, … are predefined at module level only; assigning them is rare.)
+
+; --- Classes (a decorated one starts at its first decorator). ---
 ((decorated_definition definition: (class_definition name: (identifier) @name) @skip) @symbol.class
   (#set! merge "typed"))
 ((class_definition name: (identifier) @name) @symbol.class
   (#set! merge "typed"))
 
-; --- Methods: a def whose nearest enclosing scope is a class body, even under if/try/with/for. ---
+; --- Methods: defs whose nearest enclosing scope is a class body, even under if/try/with there. ---
 ((class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method))
   (#set! merge "typed"))
 ((class_definition body: (block (function_definition name: (identifier) @name) @symbol.method))
@@ -58,11 +87,7 @@
    (if_statement alternative: (elif_clause consequence: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
    (try_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
    (try_statement (except_clause (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
-   (try_statement (else_clause body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
-   (try_statement (finally_clause (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
-   (with_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
-   (for_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
-   (while_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))]))
+   (with_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))]))
   (#set! merge "typed"))
 
 ; --- Functions everywhere else (module level, nested in functions). ---
@@ -72,7 +97,7 @@
   (#set! merge "typed"))
 
 ; --- Parameters: Variables spanning the whole parameter (`*args: str`, `timeout: float = 1`).
-; `self`, `cls` and `_` are never listed; lambda parameters (`lambda_parameters`) are not either.
+; `self`, `cls` and `_` are never listed; lambda parameters (`lambda_parameters`) neither. ---
 ((parameters (identifier) @name @symbol.variable)
   (#not-any-of? @name "self" "cls" "_") (#set! merge "first"))
 ((parameters [(default_parameter name: (identifier) @name)
@@ -85,36 +110,48 @@
               (typed_default_parameter name: (identifier) @name)] @symbol.variable)
   (#not-any-of? @name "self" "cls" "_") (#set! merge "typed"))
 
-; --- `self.x = …` in a method declares `x` in the class: hoisted out of the method, spanning `x`.
-; Only `self`: `cls.x = …` is as often found in plain functions (decorators), where it declares
-; nothing. `self.x: Final = …` is a Constant like any Final variable.
+; --- Members: `self.x = …` in a method declares `x` in the class. The symbol spans `x` and is
+; hoisted out of the method into the class. `self.__doc__` and the like join the class's hidden
+; predefined names. ---
+; Not members: `self.x` directly in a function nested in another function.
+((function_definition body: (block (function_definition body: (block (expression_statement (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @skip)))))))
+  (#eq? @_o "self"))
+; `cls.x` counts only in a method whose first parameter is `cls` (classmethods, `__new__`,
+; `__init_subclass__`, metaclass methods), directly in its body or one block down; elsewhere
+; (decorators) it declares nothing.
+((class_definition body: (block [(function_definition parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p)]) body: (block [(expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))]) (_ (block (expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))])))]))
+                                 (decorated_definition definition: (function_definition parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p)]) body: (block [(expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))]) (_ (block (expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))])))])))]))
+  (#eq? @_p "cls") (#eq? @_o "cls") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#set! hoist "true"))
+; `self.x: Final = …` is a Constant like any Final variable.
 ((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant)
    type: (type [(identifier) @_t (attribute attribute: (identifier) @_t) (generic_type . (identifier) @_t)]))
   (#eq? @_o "self") (#eq? @_t "Final") (#set! hoist "true"))
-(([(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
-   (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
-   (for_statement left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
-   (as_pattern_target (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
-   (pattern_list (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
-   (tuple_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
-   (list_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))])
-  (#eq? @_o "self") (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! hoist "true"))
-(([(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
-   (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
-   (for_statement left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
-   (as_pattern_target (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
-   (pattern_list (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
-   (tuple_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
-   (list_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))])
-  (#eq? @_o "self") (#set! hoist "true"))
+([(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
+  (pattern_list (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))]
+  (#eq? @_o "self") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! hoist "true"))
+([(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
+  (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
+  (for_statement left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
+  (as_pattern_target (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
+  (pattern_list (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
+  (tuple_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))
+  (list_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))]
+  (#eq? @_o "self") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#set! hoist "true"))
 
-; --- `__slots__ = ('a', 'b')` declares each slot, spanning its string literal. ---
-((class_definition body: (block (expression_statement (assignment left: (identifier) @_s
-   right: [(tuple (string (string_content) @name) @symbol.variable)
+; --- `__slots__ = ('a', 'b')` declares each slot, spanning its string literal (`__dict__` and
+; `__doc__` excepted). pyright loses them when a class follows in the same class body: binding a
+; class resets its slots list. ---
+((class_definition body: (block (expression_statement (assignment left: (identifier) @_s right: [(tuple (string (string_content) @name) @symbol.constant)
+           (list (string (string_content) @name) @symbol.constant)]))))
+  (#eq? @_s "__slots__") (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! merge "first"))
+((class_definition body: (block (expression_statement (assignment left: (identifier) @_s right: [(tuple (string (string_content) @name) @symbol.variable)
            (list (string (string_content) @name) @symbol.variable)
-           (parenthesized_expression (string (string_content) @name) @symbol.variable)
+           (expression_list (string (string_content) @name) @symbol.variable)
            (string (string_content) @name) @symbol.variable]))))
-  (#eq? @_s "__slots__") (#set! merge "first"))
+  (#eq? @_s "__slots__") (#not-any-of? @name "__dict__" "__doc__") (#set! merge "first"))
+((block (expression_statement (assignment left: (identifier) @_s right: [(tuple) (list) (expression_list)] @ignore))
+   (class_definition))
+  (#eq? @_s "__slots__"))
 
 ; --- Annotated assignments (`x: int = 1`, `x: int`). `Final` makes a Constant; a bare `Final`
 ; carries no type, so it does not win a merge. ---
@@ -127,14 +164,15 @@
 ((assignment left: (identifier) @name @symbol.constant type: (_))
   (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! merge "typed"))
 ((assignment left: (identifier) @name @symbol.variable type: (_))
-  (#not-any-of? @name "_" "__doc__" "__name__" "__qualname__" "__module__" "__file__" "__loader__" "__package__" "__spec__" "__path__" "__cached__" "__annotations__" "__dict__" "__builtins__")
-  (#set! merge "typed"))
+  (#not-any-of? @name "_" "__doc__" "__module__" "__qualname__") (#set! merge "typed"))
 
 ; --- `type X = …`: a Variable, whatever its name. ---
 ((type_alias_statement left: (type [(identifier) @name @symbol.variable (generic_type . (identifier) @name @symbol.variable)]))
   (#set! merge "typed"))
 
-; --- Plain bindings: each bound name separately, spanning the name. ---
+; --- Plain bindings, each bound name separately: assignment and augmented assignment targets,
+; `for` targets, walrus, `with … as` / `except … as`, unpacking (`a, (b, *c) = …`), and
+; match-statement captures (bare names, `*rest`, `**rest`, keyword values, `… as name`). ---
 ([(assignment left: (identifier) @name @symbol.constant)
   (augmented_assignment left: (identifier) @name @symbol.constant)
   (for_statement left: (identifier) @name @symbol.constant)
@@ -143,7 +181,6 @@
   (as_pattern_target [(tuple (identifier) @name @symbol.constant) (list (identifier) @name @symbol.constant)])
   (pattern_list (identifier) @name @symbol.constant) (tuple_pattern (identifier) @name @symbol.constant) (list_pattern (identifier) @name @symbol.constant)
   (pattern_list (list_splat_pattern (identifier) @name @symbol.constant)) (tuple_pattern (list_splat_pattern (identifier) @name @symbol.constant)) (list_pattern (list_splat_pattern (identifier) @name @symbol.constant))
-  ; match-statement captures: bare names, `*rest`, `**rest`, keyword values, `… as name`
   (case_pattern (dotted_name . (identifier) @name @symbol.constant .))
   (keyword_pattern (dotted_name . (identifier) @name @symbol.constant .))
   (splat_pattern (identifier) @name @symbol.constant)
@@ -161,5 +198,4 @@
   (keyword_pattern (dotted_name . (identifier) @name @symbol.variable .))
   (splat_pattern (identifier) @name @symbol.variable)
   (case_pattern (as_pattern (identifier) @name @symbol.variable))]
-  (#not-any-of? @name "_" "__doc__" "__name__" "__qualname__" "__module__" "__file__" "__loader__" "__package__" "__spec__" "__path__" "__cached__" "__annotations__" "__dict__" "__builtins__")
-  (#set! merge "first"))
+  (#not-any-of? @name "_" "__doc__" "__module__" "__qualname__") (#set! merge "first"))

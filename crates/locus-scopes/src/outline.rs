@@ -480,13 +480,14 @@ fn path(text: &str) -> String {
         }
     }
     parts.push(&compact[start..]);
+    // `a?.b` is a member access; `a!.b` (a non-null assertion) is not a name, like a call.
     let is_name = |p: &str| {
-        let p = p.trim_end_matches(['?', '!']);
+        let p = p.trim_end_matches('?');
         let mut chars = p.trim_start_matches('#').chars();
         chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$') && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
     };
     let keep = parts.iter().rev().take_while(|p| is_name(p)).count();
-    let mut kept: Vec<&str> = parts[parts.len() - keep..].iter().map(|p| p.trim_end_matches(['?', '!'])).collect();
+    let mut kept: Vec<&str> = parts[parts.len() - keep..].iter().map(|p| p.trim_end_matches('?')).collect();
     if kept.len() > 1 && matches!(kept[0], "this" | "self" | "super") {
         kept.remove(0);
     }
