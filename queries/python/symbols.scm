@@ -71,16 +71,17 @@
 ; (`__name__`, `__file__`, … are predefined at module level only; assigning them is rare.)
 
 ; --- Classes (a decorated one starts at its first decorator). ---
+; Like pyright, a class or def ends at its last statement: trailing comments do not count.
 ((decorated_definition definition: (class_definition name: (identifier) @name) @skip) @symbol.class
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 ((class_definition name: (identifier) @name) @symbol.class
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 
 ; --- Methods: defs whose nearest enclosing scope is a class body, even under if/try/with there. ---
 ((class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method))
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 ((class_definition body: (block (function_definition name: (identifier) @name) @symbol.method))
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 ((class_definition body: (block [
    (if_statement consequence: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
    (if_statement alternative: (else_clause body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
@@ -88,13 +89,13 @@
    (try_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
    (try_statement (except_clause (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
    (with_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))]))
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 
 ; --- Functions everywhere else (module level, nested in functions). ---
 ((decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.function
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 ((function_definition name: (identifier) @name) @symbol.function
-  (#set! merge "typed"))
+  (#set! merge "typed") (#set! range.trim "comment"))
 
 ; --- Parameters: Variables spanning the whole parameter (`*args: str`, `timeout: float = 1`).
 ; `self`, `cls` and `_` are never listed; lambda parameters (`lambda_parameters`) neither. ---

@@ -151,7 +151,11 @@ pub(crate) fn extract_region(config: &LanguageConfig, tree: &Tree, doc: &Documen
             }
             continue;
         };
-        let mut range = Span { start: node.start_byte(), end: node.end_byte() };
+        let end = match &config.patterns[m.pattern_index].trim {
+            Some(kind) => trimmed_end(node, kind),
+            None => node.end_byte(),
+        };
+        let mut range = Span { start: node.start_byte(), end };
         if let Some(start) = range_start {
             range.start = range.start.min(start);
         }
@@ -294,6 +298,29 @@ pub(crate) fn shift(symbols: &mut [Symbol], start: usize, old_end: usize, new_en
         s.range = Span { start: moved(s.range.start, false), end: moved(s.range.end, true) };
         s.selection = Span { start: moved(s.selection.start, false), end: moved(s.selection.end, true) };
         shift(&mut s.children, start, old_end, new_end);
+    }
+}
+
+/// Where `node` ends when trailing descendants of `kind` (comments) do not count: the end of
+/// the last leaf that is not of that kind.
+fn trimmed_end(mut node: Node, kind: &str) -> usize {
+    loop {
+        let mut i = node.child_count();
+        let last = loop {
+            if i == 0 {
+                return node.end_byte();
+            }
+            i -= 1;
+            match node.child(i as u32) {
+                Some(c) if c.kind() == kind => continue,
+                Some(c) => break c,
+                None => return node.end_byte(),
+            }
+        };
+        if last.child_count() == 0 {
+            return last.end_byte();
+        }
+        node = last;
     }
 }
 

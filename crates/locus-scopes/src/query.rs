@@ -14,7 +14,8 @@
 //! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
 //! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`;
 //! `{_helper:path}` keeps the dotted name ending an expression),
-//! `hoist "true"` (attach the symbol beside its container instead of inside it), `keep "if-children"` (drop the symbol unless it has children), `merge
+//! `hoist "true"` (attach the symbol beside its container instead of inside it),
+//! `range.trim "comment"` (trailing nodes of that kind do not count in the range), `keep "if-children"` (drop the symbol unless it has children), `merge
 //! "first"` / `merge "typed"` (same-named sibling symbols from such patterns become one: the
 //! last typed one if any, else the first) and
 //! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`) and `level "N"` (a heading level: the
@@ -110,6 +111,8 @@ pub(crate) struct PatternInfo {
     /// A heading level: the symbol extends to the next symbol of the same or a higher level.
     pub level: Option<u8>,
     pub hoist: bool,
+    /// A node kind (`comment`) that does not count at the end of the symbol's range.
+    pub trim: Option<String>,
 }
 
 /// A language's compiled grammar and symbol query.
@@ -174,7 +177,7 @@ fn capture_role(name: &str) -> Option<Role> {
 }
 
 fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
-    let mut info = PatternInfo { template: None, keep_if_children: false, merge: Merge::No, normalize: Normalize::Trim, level: None, hoist: false };
+    let mut info = PatternInfo { template: None, keep_if_children: false, merge: Merge::No, normalize: Normalize::Trim, level: None, hoist: false, trim: None };
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
         match &*prop.key {
@@ -183,6 +186,7 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
             "merge" if value == "first" => info.merge = Merge::First,
             "merge" if value == "typed" => info.merge = Merge::Typed,
             "hoist" if value == "true" => info.hoist = true,
+            "range.trim" if !value.is_empty() => info.trim = Some(value.to_string()),
             "level" => {
                 info.level = Some(value.parse().ok().filter(|l| (1..=9).contains(l)).ok_or_else(|| format!("level must be 1 to 9, not {value:?}"))?)
             }
