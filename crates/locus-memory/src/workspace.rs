@@ -1,0 +1,159 @@
+//! Which sessions belong to the workspace Locus serves.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The folders Locus serves (the editor's workspace folders, `--workspace`, or the current
+/// directory). A session belongs to the workspace when its working directory or workspace
+/// folder is one of these roots or lies inside one; with nested roots, the deepest wins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Workspace {
+    roots: Vec<Root>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Root {
+    /// The root as given, made lexically clean.
+    shown: PathBuf,
+    /// The spellings it may appear under in transcripts: as given, and with symlinks
+    /// resolved (`/tmp` against `/private/tmp` on macOS).
+    forms: Vec<PathBuf>,
+}
+
+impl Workspace {
+    /// A workspace of these roots. Relative roots are taken from the current directory.
+    pub fn new<P: AsRef<Path>>(roots: &[P]) -> Workspace {
+        let roots = roots
+            .iter()
+            .map(|root| {
+                let root = root.as_ref();
+                let absolute = if root.is_absolute() {
+                    root.to_path_buf()
+                } else {
+                    std::env::current_dir().map(|d| d.join(root)).unwrap_or_else(|_| root.to_path_buf())
+                };
+                let shown = normalize(&absolute);
+                let mut forms = vec![shown.clone()];
+                if let Ok(real) = std::fs::canonicalize(&shown)
+                    && real != shown
+                {
+                    forms.push(real);
+                }
+                Root { shown, forms }
+            })
+            .collect();
+        Workspace { roots }
+    }
+
+    /// The roots, as given (made lexically clean).
+    pub fn roots(&self) -> impl Iterator<Item = &Path> {
+        self.roots.iter().map(|r| r.shown.as_path())
+    }
+
+    /// The deepest root that holds `folder` (equal to it or an ancestor of it), if any.
+    pub fn root_of(&self, folder: &Path) -> Option<&Path> {
+        let folder = normalize(folder);
+        self.roots
+            .iter()
+            .filter_map(|r| {
+                r.forms
+                    .iter()
+                    .filter(|form| folder.starts_with(form))
+                    .map(|form| form.components().count())
+                    .max()
+                    .map(|depth| (depth, r.shown.as_path()))
+            })
+            .max_by_key(|(depth, _)| *depth)
+            .map(|(_, root)| root)
+    }
+
+    /// Whether any root could have been escaped into this Claude Code project directory
+    /// name (`/home/u/my-app` → `-home-u-my-app`, sub-folders add `-…`).
+    pub(crate) fn matches_claude_dir(&self, dir_name: &str) -> bool {
+        self.roots.iter().flat_map(|r| &r.forms).any(|form| {
+            let escaped = claude_escape(form);
+            dir_name == escaped || dir_name.strip_prefix(&escaped).is_some_and(|rest| rest.starts_with('-'))
+        })
+    }
+
+    /// Each spelling of each root, for stores keyed by a hash or a name of the folder.
+    pub(crate) fn forms(&self) -> impl Iterator<Item = &Path> {
+        self.roots.iter().flat_map(|r| r.forms.iter().map(PathBuf::as_path))
+    }
+}
+
+/// Resolves `.` and `..` and drops trailing separators, without touching the disk.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Claude Code's project directory name for a path: every character that is not an ASCII
+/// letter or digit becomes `-`. The mapping is lossy (`/a-b` and `/a/b` collide), so it
+/// only nominates directories; the records' own `cwd` decides.
+pub(crate) fn claude_escape(path: &Path) -> String {
+    path.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
+}
+
+/// The path of a `file://` URI (percent-decoded); `None` for other schemes (remote
+/// workspaces, untitled windows).
+pub(crate) fn file_uri_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    // `file:///c%3A/x` on Windows, `file:///home/x` elsewhere; an authority is a UNC host.
+    let rest = if rest.starts_with('/') { rest } else { return None };
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(v) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?, 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    Some(PathBuf::from(String::from_utf8(out).ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deepest_root_wins_and_siblings_do_not_match() {
+        let ws = Workspace::new(&["/nonexistent/ws", "/nonexistent/ws/sub"]);
+        assert_eq!(ws.root_of(Path::new("/nonexistent/ws/sub/x")), Some(Path::new("/nonexistent/ws/sub")));
+        assert_eq!(ws.root_of(Path::new("/nonexistent/ws/other")), Some(Path::new("/nonexistent/ws")));
+        assert_eq!(ws.root_of(Path::new("/nonexistent/ws2")), None);
+        assert_eq!(ws.root_of(Path::new("/nonexistent")), None);
+        assert_eq!(ws.root_of(Path::new("/nonexistent/ws/./sub/../sub/")), Some(Path::new("/nonexistent/ws/sub")));
+    }
+
+    #[test]
+    fn claude_dir_names() {
+        let ws = Workspace::new(&["/home/u/my.app"]);
+        assert!(ws.matches_claude_dir("-home-u-my-app"));
+        assert!(ws.matches_claude_dir("-home-u-my-app-src"));
+        assert!(!ws.matches_claude_dir("-home-u-my-apps"));
+    }
+
+    #[test]
+    fn file_uris() {
+        assert_eq!(file_uri_path("file:///home/u/My%20Project"), Some(PathBuf::from("/home/u/My Project")));
+        assert_eq!(file_uri_path("vscode-remote://ssh-remote%2Bhost/home/u"), None);
+    }
+}
