@@ -224,7 +224,7 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
     // Between two children of the innermost holder (or two top-level symbols): re-extract the
     // gap only. Not where symbols depend on their siblings (merging, heading levels).
     let independent = config.patterns.iter().all(|p| p.merge == Merge::No && p.level.is_none());
-    if independent {
+    if independent && self_contained(&outline.symbols, &path) {
         let (children, lo, hi) = match path.is_empty() {
             true => (&outline.symbols, 0, doc.len_bytes()),
             false => {
@@ -251,6 +251,9 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
     }
     // Re-extract the innermost holder that comes back unchanged itself, then the next one out.
     for depth in (1..=path.len()).rev() {
+        if !self_contained(&outline.symbols, &path[..depth]) {
+            continue;
+        }
         let target = symbol_at(&outline.symbols, &path[..depth]);
         let Some(fresh) = extract_region(config, tree, doc, Some(target.range)) else { continue };
         if let [one] = fresh.as_slice()
@@ -265,6 +268,18 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
         }
     }
     extract(config, tree, doc)
+}
+
+/// Whether the symbol at `path` holds all that was extracted from inside it: no sibling
+/// overlaps it, as one hoisted out of it (`hoist`) would. The top level always does.
+fn self_contained(top: &[Symbol], path: &[usize]) -> bool {
+    let Some((&last, rest)) = path.split_last() else { return true };
+    let siblings = if rest.is_empty() { top } else { &symbol_at(top, rest).children };
+    let target = siblings[last].range;
+    siblings
+        .iter()
+        .enumerate()
+        .all(|(i, s)| i == last || s.range.end <= target.start || target.end <= s.range.start)
 }
 
 fn symbol_at<'a>(mut level: &'a [Symbol], path: &[usize]) -> &'a Symbol {
