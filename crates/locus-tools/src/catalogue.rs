@@ -1,0 +1,268 @@
+//! The catalogue: every tool, registered once, and the one way to call them.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures_util::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::envelope::{Envelope, ErrorCode, Meta, ToolError, rfc3339};
+use crate::host::Host;
+use crate::params;
+use crate::spec::{ParamHint, ToolSpec};
+
+/// A tool: its metadata, its parameter type (which is its input schema) and its handler.
+///
+/// Register it with [`Catalogue::register`]; everything an agent sees about it (tools/list,
+/// `mcp_list_tools`, `locus tools`) comes from here.
+pub trait Tool: Send + Sync + 'static {
+    /// The parameters. Its `JsonSchema` is the input schema and its `Deserialize` the
+    /// validation, so they cannot drift apart. Document every field (the doc comment becomes
+    /// the parameter's description) and give it `#[schemars(example = …)]`; use
+    /// `#[serde(deny_unknown_fields)]` so unknown parameters are refused.
+    type Params: DeserializeOwned + JsonSchema + Send + 'static;
+    /// The `data` of a successful envelope.
+    type Output: Serialize + Send + 'static;
+
+    /// The tool's metadata.
+    fn spec(&self) -> ToolSpec;
+
+    /// Runs the tool. It may be dropped at any `.await` (timeout or cancellation); work done
+    /// on other threads should watch [`Cx::cancel`].
+    fn run(&self, params: Self::Params, cx: Cx) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+
+    /// A one-line readable summary of a result, for MCP's text content.
+    fn summary(&self, output: &Self::Output, cx: &Cx) -> String;
+}
+
+/// What a running tool can reach.
+#[derive(Clone)]
+pub struct Cx {
+    /// The process side: editor state, status.
+    pub host: Arc<dyn Host>,
+    /// The catalogue the tool was called through.
+    pub catalogue: Arc<Catalogue>,
+    /// Cancelled when the client cancels the call or it times out.
+    pub cancel: CancellationToken,
+    /// The editorContext captured when the call started (`None` for system tools, with no
+    /// active editor, or when capturing failed).
+    pub editor_context: Option<Arc<Value>>,
+}
+
+type Handler = dyn Fn(Value, Cx) -> BoxFuture<'static, Result<(Value, String), ToolError>> + Send + Sync;
+
+/// One registered tool, type-erased.
+pub struct Entry {
+    spec: ToolSpec,
+    schema: Arc<Map<String, Value>>,
+    params: Vec<ParamHint>,
+    handler: Box<Handler>,
+    deserialize: fn(Value) -> Result<(), String>,
+}
+
+impl Entry {
+    fn new<T: Tool>(tool: T) -> Entry {
+        let spec = tool.spec();
+        let schema = Arc::new(params::schema_for::<T::Params>());
+        let params = params::hints(&schema);
+        let tool = Arc::new(tool);
+        let schema_for_handler = schema.clone();
+        let handler: Box<Handler> = Box::new(move |args, cx| {
+            let tool = tool.clone();
+            let schema = schema_for_handler.clone();
+            Box::pin(async move {
+                let parsed: T::Params = params::parse(&schema, args)?;
+                let output = tool.run(parsed, cx.clone()).await?;
+                let summary = tool.summary(&output, &cx);
+                let data = serde_json::to_value(output)
+                    .map_err(|e| ToolError::new(ErrorCode::Internal, format!("the result could not be serialized: {e}")))?;
+                Ok((data, summary))
+            })
+        });
+        let deserialize = |args: Value| serde_json::from_value::<T::Params>(args).map(|_| ()).map_err(|e| e.to_string());
+        Entry { spec, schema, params, handler, deserialize }
+    }
+
+    /// The tool's metadata.
+    pub fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    /// The input schema (a JSON Schema `object`).
+    pub fn input_schema(&self) -> &Arc<Map<String, Value>> {
+        &self.schema
+    }
+
+    /// Whether the parameter type's own `Deserialize` accepts `args`, with no schema check:
+    /// for tests that the schema and the deserializer agree.
+    pub fn deserializes(&self, args: Value) -> Result<(), String> {
+        (self.deserialize)(args)
+    }
+
+    /// The parameters, from the input schema.
+    pub fn params(&self) -> &[ParamHint] {
+        &self.params
+    }
+}
+
+/// How one call runs.
+#[derive(Debug, Clone, Default)]
+pub struct CallOptions {
+    /// Overrides every tool's own timeout (`--timeout`).
+    pub timeout: Option<Duration>,
+    /// Cancelled by the client (MCP `notifications/cancelled`).
+    pub cancel: CancellationToken,
+    /// The request id to report; a fresh one when `None`.
+    pub request_id: Option<String>,
+}
+
+/// What a call produced: the envelope and a readable one-line summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The envelope of `shared/DESIGN.md` §4.
+    pub envelope: Envelope,
+    /// For MCP's `content[0].text`.
+    pub summary: String,
+}
+
+/// Every tool, by name.
+#[derive(Default)]
+pub struct Catalogue {
+    entries: Vec<Entry>,
+}
+
+impl std::fmt::Debug for Catalogue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.entries.iter().map(|e| e.spec.name)).finish()
+    }
+}
+
+impl Catalogue {
+    /// An empty catalogue.
+    pub fn new() -> Catalogue {
+        Catalogue::default()
+    }
+
+    /// Adds a tool.
+    ///
+    /// # Panics
+    /// When a tool of the same name is registered already (a programming error).
+    pub fn register<T: Tool>(&mut self, tool: T) -> &mut Catalogue {
+        let entry = Entry::new(tool);
+        assert!(self.get(entry.spec.name).is_none(), "tool `{}` registered twice", entry.spec.name);
+        self.entries.push(entry);
+        self
+    }
+
+    /// Every registered tool, enabled or not, in registration order.
+    pub fn all(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter()
+    }
+
+    /// The enabled tools: what agents are offered.
+    pub fn enabled(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.spec.enabled)
+    }
+
+    /// A tool by name.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.spec.name == name)
+    }
+
+    /// Calls a tool: captures the editorContext (unless it is a system tool), validates the
+    /// arguments, runs the handler under its timeout and the client's cancellation, and wraps
+    /// the result in the envelope. Never fails: every failure is an error envelope.
+    pub async fn call(self: &Arc<Self>, host: &Arc<dyn Host>, name: &str, args: Value, options: CallOptions) -> Outcome {
+        let started = Instant::now();
+        let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let request_id = options.request_id.unwrap_or_else(next_request_id);
+        let meta = |started: Instant| Meta {
+            request_id: request_id.clone(),
+            tool: name.to_string(),
+            timestamp: rfc3339(since_epoch),
+            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+        };
+        let entry = match self.get(name) {
+            Some(e) if e.spec.enabled => e,
+            Some(_) => {
+                let e = ToolError::new(ErrorCode::Unsupported, format!("the tool `{name}` is disabled"));
+                return failure(e, meta(started));
+            }
+            None => {
+                let e = ToolError::new(ErrorCode::NotFound, format!("no tool is named `{name}`"))
+                    .with_hint("Call mcp_list_tools (or tools/list) for the tools and their parameters");
+                return failure(e, meta(started));
+            }
+        };
+        let editor_context = if entry.spec.system { None } else { capture(host.as_ref()) };
+        let timeout = options.timeout.unwrap_or(entry.spec.timeout);
+        let cancel = options.cancel.child_token();
+        let cx = Cx { host: host.clone(), catalogue: self.clone(), cancel: cancel.clone(), editor_context: editor_context.clone() };
+        let run = (entry.handler)(args, cx);
+        let result = tokio::select! {
+            biased;
+            _ = options.cancel.cancelled() => Err(ToolError::new(ErrorCode::Cancelled, format!("`{name}` was cancelled"))),
+            _ = tokio::time::sleep(timeout) => Err(ToolError::new(
+                ErrorCode::Timeout,
+                format!("`{name}` did not finish within {} ms", timeout.as_millis()),
+            ).with_details(serde_json::json!({"timeoutMs": timeout.as_millis() as u64}))),
+            r = run => r,
+        };
+        // Work the handler left on other threads sees this and stops.
+        cancel.cancel();
+        let context = editor_context.map(|c| Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
+        match result {
+            Ok((data, summary)) => {
+                let mut envelope = Envelope::success(data, meta(started));
+                envelope.editor_context = context;
+                Outcome { envelope, summary }
+            }
+            Err(e) => {
+                let mut outcome = failure(e, meta(started));
+                outcome.envelope.editor_context = context;
+                outcome
+            }
+        }
+    }
+}
+
+fn failure(e: ToolError, meta: Meta) -> Outcome {
+    let envelope = Envelope::failure(e, meta);
+    let err = envelope.error.as_ref().expect("a failure has an error");
+    let summary = format!("{}: {} (hint: {})", err.code, err.message, err.hint);
+    Outcome { envelope, summary }
+}
+
+/// The editorContext now; a failure is logged and treated as none.
+fn capture(host: &dyn Host) -> Option<Arc<Value>> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.editor_context())) {
+        Ok(Ok(context)) => context.map(Arc::new),
+        Ok(Err(e)) => {
+            host.warn(&format!("capturing the editorContext failed: {e}"));
+            None
+        }
+        Err(_) => {
+            host.warn("capturing the editorContext panicked");
+            None
+        }
+    }
+}
+
+/// A process-unique request id: a random prefix per process and a counter.
+fn next_request_id() -> String {
+    static PREFIX: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    static COUNTER: AtomicU64 = AtomicU64::new(1);
+    let prefix = PREFIX.get_or_init(|| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        h.finish() as u32
+    });
+    format!("{prefix:08x}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
+}

@@ -1,0 +1,116 @@
+//! What tools may ask of the process that runs them: the live editor state (when there is
+//! one) and facts about the bridge. The sidecar (`locus lsp`) implements it over its editor
+//! state; `locus mcp` and `locus call` without a sidecar use [`Detached`].
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use locus_doc::Document;
+use serde_json::Value;
+
+/// The process side of a tool call.
+pub trait Host: Send + Sync + 'static {
+    /// The editorContext of the active editor right now, already in its JSON shape
+    /// (`shared/DESIGN.md` §3): `Ok(None)` when no editor is active, `Err` when capturing
+    /// failed (logged by the caller, never returned to the agent).
+    fn editor_context(&self) -> Result<Option<Value>, String>;
+
+    /// Facts about this bridge, for `bridge_status`.
+    fn status(&self) -> BridgeStatus;
+
+    /// The editor's text of `path` when the editor has it open (unsaved edits included),
+    /// with its language id; `None` to read the file from disk.
+    fn document(&self, path: &Path) -> Option<(Document, String)>;
+
+    /// Logs a problem the agent is not told about.
+    fn warn(&self, message: &str);
+}
+
+/// How the tools are being served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Inside `locus lsp`, beside a live editor.
+    Sidecar,
+    /// In `locus mcp` or `locus call` with no sidecar: no live editor state.
+    InProcess,
+}
+
+impl Mode {
+    /// `"sidecar"` or `"in-process"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Sidecar => "sidecar",
+            Mode::InProcess => "in-process",
+        }
+    }
+}
+
+/// What `bridge_status` reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BridgeStatus {
+    /// How the tools are served.
+    pub mode: Mode,
+    /// The editor's name, as it introduced itself (`"Visual Studio Code"`, `"Neovim"`).
+    pub editor: Option<String>,
+    /// How many editors are connected (0 or 1 per sidecar).
+    pub editors_connected: usize,
+    /// The path of the active editor's document.
+    pub active_editor: Option<String>,
+    /// How many documents the editor has open.
+    pub documents_open: usize,
+    /// The editor's workspace folders.
+    pub workspace_folders: Vec<PathBuf>,
+    /// The MCP endpoint URL, when served over HTTP.
+    pub endpoint: Option<String>,
+    /// When the serving process started.
+    pub started: SystemTime,
+    /// The serving process.
+    pub pid: u32,
+}
+
+/// A host with no editor: `editorContext` is never captured, files are read from disk.
+#[derive(Debug, Clone)]
+pub struct Detached {
+    started: SystemTime,
+}
+
+impl Detached {
+    /// A detached host started now.
+    pub fn new() -> Detached {
+        Detached { started: SystemTime::now() }
+    }
+}
+
+impl Default for Detached {
+    fn default() -> Self {
+        Detached::new()
+    }
+}
+
+impl Host for Detached {
+    fn editor_context(&self) -> Result<Option<Value>, String> {
+        Ok(None)
+    }
+
+    fn status(&self) -> BridgeStatus {
+        BridgeStatus {
+            mode: Mode::InProcess,
+            editor: None,
+            editors_connected: 0,
+            active_editor: None,
+            documents_open: 0,
+            workspace_folders: std::env::current_dir().into_iter().collect(),
+            endpoint: None,
+            started: self.started,
+            pid: std::process::id(),
+        }
+    }
+
+    fn document(&self, _: &Path) -> Option<(Document, String)> {
+        None
+    }
+
+    fn warn(&self, message: &str) {
+        eprintln!("locus: warning: {message}");
+    }
+}

@@ -1,0 +1,33 @@
+//! The tool catalogue: what agents can call, described once.
+//!
+//! Each tool is a type implementing [`Tool`]: its [`ToolSpec`] (name `thing_action`,
+//! category, description, when to use it, timeout, enabled, system), its parameter type
+//! (whose JSON Schema is the input schema and whose `Deserialize` is the validation) and its
+//! handler over core types. [`Catalogue::call`] runs one: it captures the editorContext when
+//! the call starts, validates, runs under the timeout and the client's cancellation, and
+//! answers with the [`Envelope`] of `shared/DESIGN.md` §4.
+//!
+//! **Invariants.**
+//! - No protocol types (LSP, MCP): the MCP edge in `locus-server` maps tools and envelopes
+//!   onto rmcp's types. JSON appears only as tool input and output (`serde_json::Value`).
+//! - One source of truth per tool: every listing (tools/list, `mcp_list_tools`,
+//!   `locus tools`) is derived from the [`Catalogue`].
+//! - A call never fails outside the envelope: unknown tools, bad parameters, timeouts,
+//!   cancellation and panics in capture all become error envelopes with a code and a hint.
+//! - System tools never carry an editorContext; a failed capture is logged, not returned.
+
+#![deny(missing_docs)]
+
+mod catalogue;
+mod envelope;
+mod host;
+pub mod params;
+mod spec;
+pub mod tools;
+
+pub use catalogue::{CallOptions, Catalogue, Cx, Entry, Outcome, Tool};
+pub use envelope::{Envelope, ErrorBody, ErrorCode, Meta, ToolError, rfc3339};
+pub use host::{BridgeStatus, Detached, Host, Mode};
+pub use spec::{Category, DEFAULT_TIMEOUT, ParamHint, ToolSpec, WhenToUse};
+pub use tools::{Options, standard};
+pub use tokio_util::sync::CancellationToken;

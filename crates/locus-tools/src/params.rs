@@ -1,0 +1,213 @@
+//! Input schemas generated from parameter types, and validation against them.
+//!
+//! A tool's parameters are one Rust type. Its JSON Schema (the MCP `inputSchema`) is generated
+//! from that type by schemars, and the input is checked against that schema first, so an
+//! error can name the parameter, the expected type and an example, then deserialized into the
+//! type by serde. The two agree by construction; `tests/catalogue.rs` checks that they do for
+//! every tool, with valid, missing, mistyped and unknown parameters.
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::envelope::{ErrorCode, ToolError};
+use crate::spec::ParamHint;
+
+/// The input schema of `T`: an inline `object` schema without `$schema` or `title`.
+pub fn schema_for<T: JsonSchema>() -> Map<String, Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let schema = generator.into_root_schema_for::<T>();
+    let mut map = match schema.to_value() {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    map.remove("title");
+    map.remove("$schema");
+    map.insert("type".into(), json!("object"));
+    map.entry("properties").or_insert_with(|| json!({}));
+    map
+}
+
+/// The parameters a schema describes, in the schema's order.
+pub fn hints(schema: &Map<String, Value>) -> Vec<ParamHint> {
+    let required = required(schema);
+    properties(schema)
+        .map(|props| {
+            props
+                .iter()
+                .map(|(name, p)| ParamHint {
+                    name: name.clone(),
+                    expected: expected(p),
+                    required: required.contains(&name.as_str()),
+                    description: p.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    example: example(p),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn properties(schema: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    schema.get("properties").and_then(Value::as_object)
+}
+
+fn required(schema: &Map<String, Value>) -> Vec<&str> {
+    schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+}
+
+fn example(p: &Value) -> Option<Value> {
+    p.get("examples").and_then(Value::as_array).and_then(|e| e.first()).cloned().or_else(|| p.get("example").cloned())
+}
+
+/// The JSON types a property schema allows (`null` included when optional).
+fn types(p: &Value) -> Vec<&str> {
+    match p.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The expected type in words: `integer >= 1`, `string`, `one of "a", "b"`.
+pub fn expected(p: &Value) -> String {
+    if let Some(values) = p.get("enum").and_then(Value::as_array) {
+        let names: Vec<String> = values.iter().map(Value::to_string).collect();
+        return format!("one of {}", names.join(", "));
+    }
+    let ts: Vec<&str> = types(p).into_iter().filter(|t| *t != "null").collect();
+    let mut s = if ts.is_empty() { "any value".to_string() } else { ts.join(" or ") };
+    match (p.get("minimum").and_then(Value::as_f64), p.get("maximum").and_then(Value::as_f64)) {
+        (Some(min), Some(max)) => s.push_str(&format!(" from {min} to {max}")),
+        (Some(min), None) if min != 0.0 || !ts.contains(&"integer") => s.push_str(&format!(" >= {min}")),
+        (Some(_), None) => s.push_str(" >= 0"),
+        (None, Some(max)) => s.push_str(&format!(" <= {max}")),
+        (None, None) => {}
+    }
+    s
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn type_matches(t: &str, v: &Value) -> bool {
+    match t {
+        "null" => v.is_null(),
+        "boolean" => v.is_boolean(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
+fn invalid(name: &str, p: &Value, problem: String, received: Option<&Value>) -> ToolError {
+    let expected = expected(p);
+    let example = example(p);
+    let eg = example.as_ref().map(|e| format!(", e.g. {e}")).unwrap_or_default();
+    let mut details = json!({"parameter": name, "expected": expected});
+    if let Some(e) = example {
+        details["example"] = e;
+    }
+    if let Some(r) = received {
+        details["received"] = json!(kind_of(r));
+    }
+    ToolError::new(ErrorCode::InvalidParams, format!("parameter `{name}` {problem}: expected {expected}{eg}"))
+        .with_details(details)
+}
+
+/// Checks `args` against `schema`: an error names the first offending parameter, what was
+/// expected and an example. `null` (no arguments) counts as `{}`.
+pub fn check(schema: &Map<String, Value>, args: &Value) -> Result<(), ToolError> {
+    let empty = Map::new();
+    let args = match args {
+        Value::Null => &empty,
+        Value::Object(map) => map,
+        other => {
+            return Err(ToolError::new(
+                ErrorCode::InvalidParams,
+                format!("the arguments must be a JSON object of named parameters, not {}", kind_of(other)),
+            )
+            .with_details(json!({"expected": "object", "received": kind_of(other)})));
+        }
+    };
+    let props = properties(schema).unwrap_or(&empty);
+    for name in required(schema) {
+        if !args.contains_key(name) {
+            let p = props.get(name).cloned().unwrap_or(Value::Null);
+            return Err(invalid(name, &p, "is missing".into(), None));
+        }
+    }
+    let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+    for (name, value) in args {
+        let Some(p) = props.get(name) else {
+            if closed {
+                let known: Vec<String> = props.keys().map(|k| format!("`{k}`")).collect();
+                let takes = if known.is_empty() { "this tool takes no parameters".to_string() } else { format!("this tool takes {}", known.join(", ")) };
+                return Err(ToolError::new(ErrorCode::InvalidParams, format!("unknown parameter `{name}`: {takes}"))
+                    .with_details(json!({"parameter": name, "known": props.keys().collect::<Vec<_>>()})));
+            }
+            continue;
+        };
+        check_value(name, p, value)?;
+    }
+    Ok(())
+}
+
+fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
+    let ts = types(p);
+    if !ts.is_empty() && !ts.iter().any(|t| type_matches(t, value)) {
+        return Err(invalid(name, p, format!("has the wrong type ({} {value})", kind_of(value)), Some(value)));
+    }
+    if let Some(values) = p.get("enum").and_then(Value::as_array) {
+        if !values.contains(value) {
+            return Err(invalid(name, p, format!("is {value}"), Some(value)));
+        }
+    }
+    if let Some(n) = value.as_f64() {
+        let below = p.get("minimum").and_then(Value::as_f64).is_some_and(|min| n < min);
+        let above = p.get("maximum").and_then(Value::as_f64).is_some_and(|max| n > max);
+        if below || above {
+            return Err(invalid(name, p, format!("is out of range ({value})"), Some(value)));
+        }
+    }
+    if let (Some(s), Some(min)) = (value.as_str(), p.get("minLength").and_then(Value::as_u64)) {
+        if (s.chars().count() as u64) < min {
+            return Err(invalid(name, p, "is too short".into(), Some(value)));
+        }
+    }
+    if let (Value::Object(_), true) = (value, p.get("properties").is_some()) {
+        if let Value::Object(sub) = p {
+            check(sub, value).map_err(|mut e| {
+                e.message = format!("in `{name}`: {}", e.message);
+                e
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks `args` against `schema`, then deserializes them into `T` (whose schema it is).
+pub fn parse<T: DeserializeOwned>(schema: &Map<String, Value>, args: Value) -> Result<T, ToolError> {
+    check(schema, &args)?;
+    let args = if args.is_null() { Value::Object(Map::new()) } else { args };
+    serde_json::from_value(args).map_err(|e| {
+        ToolError::new(ErrorCode::InvalidParams, format!("the arguments do not fit the input schema: {e}"))
+            .with_details(json!({"reason": e.to_string()}))
+    })
+}

@@ -1,0 +1,68 @@
+//! `editor_*`: the user's live editor.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::host::Mode;
+use crate::{Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse};
+
+/// `editor_get_context`: where the user is. The answer is the envelope's editorContext.
+pub struct EditorGetContext;
+
+/// No parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// Nothing: the context rides in the envelope.
+#[derive(Debug, Serialize)]
+pub struct Empty {}
+
+impl Tool for EditorGetContext {
+    type Params = NoParams;
+    type Output = Empty;
+
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "editor_get_context",
+            title: "Get editor context",
+            category: Category::Editor,
+            description: "Get current editor cursor position, selection, and containing symbol context",
+            when_to_use: WhenToUse {
+                use_for: &["understanding where the user is working", "getting the method/class context before making edits"],
+                dont_use_for: &["navigating to other files", "searching code"],
+                patterns: &["call at the start of editing workflows", "check context before scoped operations"],
+            },
+            timeout: DEFAULT_TIMEOUT,
+            enabled: true,
+            system: false,
+            read_only: true,
+        }
+    }
+
+    async fn run(&self, _: NoParams, cx: Cx) -> Result<Empty, ToolError> {
+        if cx.editor_context.is_some() {
+            return Ok(Empty {});
+        }
+        let status = cx.host.status();
+        let message = match status.mode {
+            Mode::InProcess => "no editor is connected: no running `locus lsp` serves this workspace",
+            Mode::Sidecar if status.editors_connected == 0 => "the editor has not connected yet",
+            Mode::Sidecar => "no editor is active (no document has focus)",
+        };
+        Err(ToolError::new(ErrorCode::NoEditor, message))
+    }
+
+    fn summary(&self, _: &Empty, cx: &Cx) -> String {
+        let Some(c) = cx.editor_context.as_deref() else { return "No editor is active".into() };
+        let path = c["file"]["path"].as_str().unwrap_or("?");
+        let (line, character) = (&c["cursor"]["line"], &c["cursor"]["character"]);
+        let scopes = c["symbols"]["scopeHierarchy"].as_str().unwrap_or_default();
+        let place = if scopes.is_empty() { "at top level".to_string() } else { format!("in {scopes}") };
+        let selection = match c["selection"]["text"].as_str() {
+            Some(t) => format!(", {} characters selected", t.chars().count()),
+            None => String::new(),
+        };
+        format!("Cursor at {path}:{line}:{character} {place}{selection}")
+    }
+}

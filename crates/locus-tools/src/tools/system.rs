@@ -1,0 +1,248 @@
+//! System tools: Locus itself. Their envelopes never carry an editorContext.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::editor::NoParams;
+use crate::envelope::rfc3339;
+use crate::{Category, Cx, DEFAULT_TIMEOUT, Tool, ToolError, ToolSpec, WhenToUse};
+
+/// `bridge_status`: what is connected.
+pub struct BridgeStatus;
+
+/// `mcp_list_tools`: the tools, grouped, with guidance.
+pub struct McpListTools;
+
+/// `bridge_status`'s data.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusData {
+    /// Locus's version.
+    pub version: &'static str,
+    /// `sidecar` (inside `locus lsp`) or `in-process` (no editor).
+    pub mode: &'static str,
+    /// The editor's name, when one connected.
+    pub editor: Option<String>,
+    /// Editors connected to this bridge.
+    pub editors_connected: usize,
+    /// The active editor's document, if any.
+    pub active_editor: Option<String>,
+    /// Documents the editor has open.
+    pub documents_open: usize,
+    /// The editor's workspace folders.
+    pub workspace_folders: Vec<String>,
+    /// Seconds since the bridge started.
+    pub uptime_seconds: f64,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+    /// The MCP endpoint, when served over HTTP.
+    pub endpoint: Option<String>,
+    /// The serving process.
+    pub pid: u32,
+}
+
+impl Tool for BridgeStatus {
+    type Params = NoParams;
+    type Output = StatusData;
+
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "bridge_status",
+            title: "Bridge status",
+            category: Category::System,
+            description: "Get Locus's status: version, connected editor, active editor, open documents, uptime and endpoint",
+            when_to_use: WhenToUse {
+                use_for: &["checking that an editor is connected before relying on editor tools", "diagnosing why editor_get_context has no context"],
+                dont_use_for: &["the user's position (use editor_get_context)"],
+                patterns: &["call once when a session starts, or after E_NO_EDITOR"],
+            },
+            timeout: DEFAULT_TIMEOUT,
+            enabled: true,
+            system: true,
+            read_only: true,
+        }
+    }
+
+    async fn run(&self, _: NoParams, cx: Cx) -> Result<StatusData, ToolError> {
+        let s = cx.host.status();
+        let uptime = SystemTime::now().duration_since(s.started).unwrap_or(Duration::ZERO);
+        Ok(StatusData {
+            version: env!("CARGO_PKG_VERSION"),
+            mode: s.mode.as_str(),
+            editor: s.editor,
+            editors_connected: s.editors_connected,
+            active_editor: s.active_editor,
+            documents_open: s.documents_open,
+            workspace_folders: s.workspace_folders.iter().map(|f| f.display().to_string()).collect(),
+            uptime_seconds: (uptime.as_secs_f64() * 1000.0).round() / 1000.0,
+            started_at: rfc3339(s.started.duration_since(UNIX_EPOCH).unwrap_or_default()),
+            endpoint: s.endpoint,
+            pid: s.pid,
+        })
+    }
+
+    fn summary(&self, d: &StatusData, _: &Cx) -> String {
+        let editor = match (&d.editor, d.editors_connected) {
+            (_, 0) => "no editor connected".to_string(),
+            (Some(name), _) => format!("editor {name} connected"),
+            (None, _) => "an editor connected".to_string(),
+        };
+        let active = d.active_editor.as_deref().map(|a| format!(", active: {a}")).unwrap_or_default();
+        format!("Locus {} ({}), {editor}, {} documents open{active}, up {:.0} s", d.version, d.mode, d.documents_open, d.uptime_seconds)
+    }
+}
+
+/// One tool in `mcp_list_tools`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInfo {
+    /// `thing_action`.
+    pub name: &'static str,
+    /// A short title.
+    pub title: &'static str,
+    /// What it does.
+    pub description: &'static str,
+    /// When to use it.
+    pub when_to_use: String,
+    /// Its parameters.
+    pub parameters: Vec<ParamInfo>,
+    /// Its timeout.
+    pub timeout_ms: u64,
+    /// Whether it is a system tool (no editorContext).
+    pub system: bool,
+}
+
+/// One parameter in `mcp_list_tools`.
+#[derive(Debug, Serialize)]
+pub struct ParamInfo {
+    /// Its name.
+    pub name: String,
+    /// The expected type.
+    #[serde(rename = "type")]
+    pub expected: String,
+    /// Whether it must be given.
+    pub required: bool,
+    /// What it means.
+    pub description: String,
+    /// An example.
+    pub example: Option<Value>,
+}
+
+/// A category in `mcp_list_tools`.
+#[derive(Debug, Serialize)]
+pub struct CategoryInfo {
+    /// Its name.
+    pub name: &'static str,
+    /// What its tools are about.
+    pub description: &'static str,
+    /// Its tools.
+    pub tools: Vec<ToolInfo>,
+}
+
+/// `mcp_list_tools`'s data.
+#[derive(Debug, Serialize)]
+pub struct ListData {
+    /// How many tools are offered.
+    pub count: usize,
+    /// Non-empty categories, in listing order.
+    pub categories: Vec<CategoryInfo>,
+}
+
+/// Describes the enabled tools of a catalogue, grouped by category.
+pub fn describe(catalogue: &crate::Catalogue) -> ListData {
+    let mut categories = Vec::new();
+    let mut count = 0;
+    for &category in Category::ALL {
+        let tools: Vec<ToolInfo> = catalogue
+            .enabled()
+            .filter(|e| e.spec().category == category)
+            .map(|e| {
+                let s = e.spec();
+                ToolInfo {
+                    name: s.name,
+                    title: s.title,
+                    description: s.description,
+                    when_to_use: s.when_to_use.text(),
+                    parameters: e
+                        .params()
+                        .iter()
+                        .map(|p| ParamInfo {
+                            name: p.name.clone(),
+                            expected: p.expected.clone(),
+                            required: p.required,
+                            description: p.description.clone(),
+                            example: p.example.clone(),
+                        })
+                        .collect(),
+                    timeout_ms: s.timeout.as_millis() as u64,
+                    system: s.system,
+                }
+            })
+            .collect();
+        count += tools.len();
+        if !tools.is_empty() {
+            categories.push(CategoryInfo { name: category.name(), description: category.description(), tools });
+        }
+    }
+    ListData { count, categories }
+}
+
+/// Parameters of `mcp_list_tools`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    /// Only this category (`editor`, `symbol`, `system`, …); all when omitted.
+    #[schemars(example = &"symbol", with = "String")]
+    #[serde(default)]
+    pub category: Option<String>,
+}
+
+impl Tool for McpListTools {
+    type Params = ListParams;
+    type Output = ListData;
+
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "mcp_list_tools",
+            title: "List Locus tools",
+            category: Category::System,
+            description: "List Locus's tools grouped by category, with when to use each and their parameters with examples",
+            when_to_use: WhenToUse {
+                use_for: &["choosing the right Locus tool", "looking up a tool's parameters and an example"],
+                dont_use_for: &["calling a tool (call it directly)"],
+                patterns: &["call once when unsure which tool fits"],
+            },
+            timeout: DEFAULT_TIMEOUT,
+            enabled: true,
+            system: true,
+            read_only: true,
+        }
+    }
+
+    async fn run(&self, p: ListParams, cx: Cx) -> Result<ListData, ToolError> {
+        let mut data = describe(&cx.catalogue);
+        if let Some(wanted) = p.category {
+            data.categories.retain(|c| c.name == wanted);
+            if data.categories.is_empty() {
+                let names: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
+                return Err(ToolError::new(crate::ErrorCode::InvalidParams, format!("no tools in category `{wanted}`"))
+                    .with_hint(format!("Categories: {}", names.join(", ")))
+                    .with_details(serde_json::json!({"parameter": "category", "expected": "a category name", "example": "symbol"})));
+            }
+            data.count = data.categories.iter().map(|c| c.tools.len()).sum();
+        }
+        Ok(data)
+    }
+
+    fn summary(&self, d: &ListData, _: &Cx) -> String {
+        let groups: Vec<String> = d
+            .categories
+            .iter()
+            .map(|c| format!("{}: {}", c.name, c.tools.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!("{} tools. {}", d.count, groups.join("; "))
+    }
+}

@@ -1,0 +1,65 @@
+//! Tools for Locus's own tests; registered disabled unless `LOCUS_TEST_TOOLS=1`.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{Category, Cx, DEFAULT_TIMEOUT, Tool, ToolError, ToolSpec, WhenToUse};
+
+/// `test_sleep`: waits, then answers; for timeout, cancellation and snapshot tests.
+pub struct TestSleep {
+    /// Whether it is offered.
+    pub enabled: bool,
+}
+
+/// Parameters of `test_sleep`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SleepParams {
+    /// How long to wait, in milliseconds.
+    #[schemars(example = 500, range(max = 600000))]
+    pub ms: u64,
+}
+
+/// `test_sleep`'s data.
+#[derive(Debug, Serialize)]
+pub struct Slept {
+    /// How long it waited.
+    pub ms: u64,
+}
+
+impl Tool for TestSleep {
+    type Params = SleepParams;
+    type Output = Slept;
+
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "test_sleep",
+            title: "Sleep (tests only)",
+            category: Category::Test,
+            description: "Wait for a number of milliseconds, then succeed; exists for Locus's own tests",
+            when_to_use: WhenToUse {
+                use_for: &["testing timeouts, cancellation and editorContext snapshots"],
+                dont_use_for: &["anything else"],
+                patterns: &["enabled only with LOCUS_TEST_TOOLS=1"],
+            },
+            timeout: DEFAULT_TIMEOUT,
+            enabled: self.enabled,
+            system: false,
+            read_only: true,
+        }
+    }
+
+    async fn run(&self, p: SleepParams, _: Cx) -> Result<Slept, ToolError> {
+        // `sleep(0)` would still wait for the timer's next tick (about 1 ms).
+        if p.ms > 0 {
+            tokio::time::sleep(Duration::from_millis(p.ms)).await;
+        }
+        Ok(Slept { ms: p.ms })
+    }
+
+    fn summary(&self, d: &Slept, _: &Cx) -> String {
+        format!("Slept {} ms", d.ms)
+    }
+}
