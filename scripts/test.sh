@@ -19,3 +19,12 @@ else
   cargo test --workspace --no-fail-fast "$@"
 fi
 cargo test --workspace --doc
+
+# End-to-end suites against real peers (Neovim 0.11 driving `locus lsp`; the Python MCP SDK
+# and the MCP Inspector against `locus mcp` and the sidecar). The peers are
+# installed by the script below; a missing peer fails the suite, it is never skipped.
+bash scripts/install-test-peers.sh
+PEERS_BIN="${LOCUS_PEERS_DIR:-$PWD/target/peers}/venv/bin"
+cargo build -p locus-server
+PATH="$PEERS_BIN:$PATH" LOCUS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/locus" \
+  "$PEERS_BIN/pytest" -q tests/e2e

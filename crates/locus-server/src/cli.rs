@@ -15,6 +15,15 @@ const HELP: &str = "\
 locus — a context oracle for editors and AI agents
 
 USAGE:
+    locus lsp [--no-mcp] [--mcp-port N] [--log-level LEVEL]
+                                       the editor-facing language server on stdio (see docs/editors.md)
+    locus mcp [--workspace DIR] [--timeout MS]
+                                       MCP on stdio for agents: forwards to the running `locus lsp`
+                                       of this workspace, or serves the tools in-process
+    locus call TOOL [--param K=V]... [--json '{..}'] [--workspace DIR] [--timeout MS]
+                                       call one tool; prints its envelope (exit 1 when it failed)
+    locus tools                        the tools, one JSON object per line
+    locus status                       the running sidecars (`locus lsp` with MCP), one JSON object per line
     locus context PATH:LINE[:COL]...   editorContext for file positions, one JSON object per line
     locus outline [--tree] PATH        the document's symbols as LSP DocumentSymbol JSON (or an indented tree)
     locus languages                    the languages Locus knows, one JSON object per line
@@ -23,6 +32,10 @@ USAGE:
 
 LINE and COL are 1-based; COL counts UTF-16 code units, as VS Code does (default 1).
 Errors go to stderr with a non-zero exit; stdout carries only the answer.
+
+`locus lsp` options: --mcp-port N (0 = a random port, the default; 1-65535), --no-mcp,
+--log-level error|warn|info|debug|trace (default info; or the LOCUS_LOG environment variable).
+Logs go to stderr and to the editor's log.
 ";
 
 /// A command-line failure, with what the user should do about it.
@@ -59,6 +72,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         return Err(CliError::Usage("no command given".into()));
     };
     let result = match command.as_str() {
+        "lsp" => lsp(rest),
+        "mcp" => crate::mcp::commands::mcp(rest),
+        "call" => crate::mcp::commands::call(rest, out),
+        "tools" => crate::mcp::commands::tools(rest, out),
+        "status" => crate::mcp::commands::status(rest, out),
         "context" => context(rest, out),
         "outline" => outline(rest, out),
         "languages" => languages(out),
@@ -68,6 +86,67 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         other => Err(CliError::Usage(format!("unknown command `{other}`"))),
     };
     result
+}
+
+/// Parses the options of `locus lsp`. `env_log` is the value of `LOCUS_LOG`, if set.
+pub fn lsp_options(args: &[String], env_log: Option<&str>) -> Result<crate::lsp::Options, CliError> {
+    use crate::lsp::Level;
+    let mut mcp = true;
+    let mut port: Option<u16> = None;
+    let mut level: Option<Level> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg, None),
+        };
+        let mut value = |what: &str| -> Result<String, CliError> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))
+        };
+        match flag {
+            "--no-mcp" if inline.is_none() => mcp = false,
+            "--mcp-port" => {
+                let v = value("a port number")?;
+                port = Some(v.trim().parse::<u16>().map_err(|_| {
+                    CliError::Usage(format!("`--mcp-port {v}`: the port must be a whole number from 1 to 65535 (or 0 for a random port)"))
+                })?);
+            }
+            "--log-level" => {
+                let v = value("a level")?;
+                level = Some(v.parse().map_err(|e: String| CliError::Usage(format!("`--log-level`: {e}")))?);
+            }
+            // vscode-languageclient adds `--stdio` to the command it starts.
+            "--stdio" if inline.is_none() => {}
+            other => return Err(CliError::Usage(format!("unknown option `{other}` for `locus lsp`"))),
+        }
+        i += 1;
+    }
+    let log_level = match (level, env_log) {
+        (Some(l), _) => l,
+        (None, Some(v)) if !v.trim().is_empty() => {
+            v.parse().map_err(|e: String| CliError::Usage(format!("LOCUS_LOG: {e}")))?
+        }
+        _ => Level::Info,
+    };
+    if !mcp && port.is_some() {
+        eprintln!("locus: warning: `--mcp-port` has no effect with `--no-mcp`");
+    }
+    Ok(crate::lsp::Options { mcp_port: if mcp { Some(port.unwrap_or(0)) } else { None }, log_level })
+}
+
+fn lsp(args: &[String]) -> Result<(), CliError> {
+    let env_log = std::env::var("LOCUS_LOG").ok();
+    let options = lsp_options(args, env_log.as_deref())?;
+    match crate::lsp::run(options) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(CliError::Io("the editor closed the connection without a shutdown request".into())),
+        Err(e) => Err(CliError::Io(format!("the language server failed: {e}"))),
+    }
 }
 
 fn io_err(e: std::io::Error) -> CliError {

@@ -1,11 +1,16 @@
 //! `locus`: the context oracle's one binary. See `locus --help`.
 
 mod cli;
+mod lsp;
+mod mcp;
 mod proto;
+mod state;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match cli::run(&args, &mut std::io::stdout().lock()) {
+    // Not `stdout().lock()`: `locus lsp` writes to stdout from another thread, and would wait
+    // forever for a lock held here.
+    let code = match cli::run(&args, &mut std::io::stdout()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("locus: {e}");

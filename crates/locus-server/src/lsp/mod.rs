@@ -1,0 +1,403 @@
+//! `locus lsp`: the editor-facing language server on stdio.
+//!
+//! The editor starts it beside its usual language servers; from then on Locus mirrors every
+//! open document and knows the active editor, the cursor and the selection (see
+//! `shared/DESIGN.md` §5 and `docs/editors.md`).
+//!
+//! **Invariants.**
+//! - Every message that changes the editor state is applied in the order it arrived, inside
+//!   the read loop (see [`edge`]): no edit can overtake another, whatever tower-lsp's
+//!   concurrency does with requests.
+//! - A malformed message is logged and dropped (a request gets a JSON-RPC error); a panic
+//!   while handling one is caught and logged. Nothing an editor sends stops the server.
+//! - Locus answers no request with content: the capabilities it declares for editors
+//!   without a plugin (hover, completion, …) only stand in for the cursor and return `null`.
+
+mod edge;
+pub mod log;
+mod transport;
+mod wire;
+
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use locus_doc::{Position, PositionEncoding, Range};
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+use crate::state::{CursorUpdate, Shared};
+
+pub use log::Level;
+
+/// The command `locus.cursor` (`workspace/executeCommand`).
+pub const CURSOR_COMMAND: &str = "locus.cursor";
+
+/// How `locus lsp` runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The MCP endpoint: `None` with `--no-mcp`, else the port (0 = random).
+    pub mcp_port: Option<u16>,
+    /// What to log.
+    pub log_level: Level,
+}
+
+/// Serves LSP on stdin/stdout until the editor says `exit` or closes the pipe. Returns whether
+/// the editor asked to shut down first (the exit status the LSP asks for).
+pub fn run(options: Options) -> std::io::Result<bool> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let state = Shared::new();
+    // The MCP endpoint (crate::mcp) lives until this returns; dropping it removes its discovery file.
+    let mcp = options.mcp_port.and_then(|port| crate::mcp::start_sidecar(port, state.clone()));
+    let input = crate::mcp::watch_input(tokio::io::stdin(), mcp.as_ref());
+    runtime.block_on(serve(options, state, input, tokio::io::stdout()))
+}
+
+async fn serve<I, O>(options: Options, state: Shared, input: I, output: O) -> std::io::Result<bool>
+where
+    I: tokio::io::AsyncRead + Unpin + Send + 'static,
+    O: tokio::io::AsyncWrite,
+{
+    let ctx = Arc::new(Ctx {
+        state,
+        session: Mutex::new(Session::default()),
+        log: log::Log::new(options.log_level),
+        client_log: Mutex::new(None),
+    });
+    match options.mcp_port {
+        None => ctx.log.info(format_args!("locus lsp {} (MCP disabled)", env!("CARGO_PKG_VERSION"))),
+        Some(port) => ctx.log.info(format_args!(
+            "locus lsp {} (MCP on 127.0.0.1, port {port} requested; 0 = random)",
+            env!("CARGO_PKG_VERSION")
+        )),
+    }
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(MessageType, String)>();
+    let backend_ctx = ctx.clone();
+    let (service, socket) = LspService::build(move |client: Client| {
+        let forward = client.clone();
+        tokio::spawn(async move {
+            while let Some((typ, message)) = rx.recv().await {
+                forward.log_message(typ, message).await;
+            }
+        });
+        Backend { ctx: backend_ctx }
+    })
+    .finish();
+    // The editor's log gets messages from `initialize` on, as the LSP allows.
+    *ctx.client_log.lock().unwrap_or_else(PoisonError::into_inner) = Some(tx);
+    let edge = edge::Edge::new(service, ctx.clone());
+    let (framed_in, sanitized) = tokio::io::duplex(1 << 16);
+    tokio::spawn(transport::sanitize(input, sanitized, ctx.clone()));
+    Server::new(framed_in, output, socket).serve(edge).await;
+    let shutdown = ctx.session().shutdown;
+    ctx.log.info(format_args!("locus lsp stopped{}", if shutdown { "" } else { " without a shutdown request" }));
+    Ok(shutdown)
+}
+
+/// What was negotiated with the editor.
+#[derive(Debug, Default)]
+struct Session {
+    encoding: PositionEncoding,
+    initialized: bool,
+    shutdown: bool,
+    client: String,
+}
+
+/// Everything the handlers share.
+pub(crate) struct Ctx {
+    state: Shared,
+    session: Mutex<Session>,
+    log: log::Log,
+    /// Where log messages for the editor go, handed to `log` at `initialize`.
+    client_log: Mutex<Option<tokio::sync::mpsc::UnboundedSender<(MessageType, String)>>>,
+}
+
+impl Ctx {
+    fn session(&self) -> MutexGuard<'_, Session> {
+        self.session.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn encoding(&self) -> PositionEncoding {
+        self.session().encoding
+    }
+
+    /// A position-bearing request from an editor without a cursor plugin.
+    fn stand_in(&self, method: &str, uri: &Uri, position: Position, selection: Option<Range>) {
+        let encoding = self.encoding();
+        let result = guard(&self.log, method, || self.state.with(|s| s.request_at(uri.as_str(), position, selection, encoding)));
+        match result {
+            Some(Err(e)) => self.log.debug(format_args!("{method}: {e}")),
+            _ => self.log.debug(format_args!("{method} at {}:{}:{} stands in for the cursor", uri.as_str(), position.line, position.character)),
+        }
+    }
+}
+
+/// Runs `f`, catching a panic (logged as an error, `None` returned).
+fn guard<R>(log: &log::Log, what: &str, f: impl FnOnce() -> R) -> Option<R> {
+    match std::panic::catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => Some(r),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            log.error(format_args!("internal error while handling {what}: {message}"));
+            None
+        }
+    }
+}
+
+/// Picks the position encoding: UTF-8 if offered, else UTF-16 (the default every client
+/// supports), else UTF-32.
+fn negotiate(offered: Option<&[String]>) -> PositionEncoding {
+    let Some(offered) = offered else { return PositionEncoding::Utf16 };
+    for want in ["utf-8", "utf-16", "utf-32"] {
+        if offered.iter().any(|o| o.eq_ignore_ascii_case(want)) {
+            return PositionEncoding::from_lsp_str(want).expect("known name");
+        }
+    }
+    PositionEncoding::Utf16
+}
+
+fn truthy(v: Option<&Value>) -> bool {
+    match v {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Object(o)) => !o.is_empty(),
+        _ => false,
+    }
+}
+
+fn folder_path(uri: &Uri) -> PathBuf {
+    PathBuf::from(crate::state::path_of(uri.as_str()))
+}
+
+struct Backend {
+    ctx: Arc<Ctx>,
+}
+
+impl Backend {
+    fn capabilities(encoding: PositionEncoding, stand_ins: bool) -> ServerCapabilities {
+        let mut caps = ServerCapabilities {
+            position_encoding: Some(PositionEncodingKind::new(encoding.as_lsp_str())),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                will_save: None,
+                will_save_wait_until: None,
+                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
+            })),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: vec![CURSOR_COMMAND.to_string()],
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            }),
+            workspace: Some(WorkspaceServerCapabilities {
+                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                    supported: Some(true),
+                    change_notifications: Some(OneOf::Left(true)),
+                }),
+                file_operations: None,
+            }),
+            experimental: Some(serde_json::json!({"locus": {"getContext": true, "cursor": true, "activeEditor": true, "symbols": true}})),
+            ..ServerCapabilities::default()
+        };
+        if stand_ins {
+            caps.hover_provider = Some(HoverProviderCapability::Simple(true));
+            caps.completion_provider = Some(CompletionOptions::default());
+            caps.signature_help_provider = Some(SignatureHelpOptions {
+                trigger_characters: Some(vec!["(".into(), ",".into()]),
+                retrigger_characters: None,
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            });
+            caps.document_highlight_provider = Some(OneOf::Left(true));
+            caps.code_action_provider = Some(CodeActionProviderCapability::Simple(true));
+            caps.definition_provider = Some(OneOf::Left(true));
+            caps.references_provider = Some(OneOf::Left(true));
+        }
+        caps
+    }
+
+    fn cursor_command(&self, arguments: &[Value]) -> Result<Option<Value>> {
+        let args = wire::CursorArgument::parse_all(arguments).map_err(Error::invalid_params)?;
+        for arg in args {
+            let path = if arg.path.starts_with("file:") { crate::state::path_of(&arg.path) } else { arg.path.clone() };
+            let update = CursorUpdate {
+                version: None,
+                position: arg.position(),
+                selections: arg.selection().into_iter().collect(),
+                encoding: wire::CURSOR_COMMAND_ENCODING,
+            };
+            let result = guard(&self.ctx.log, CURSOR_COMMAND, || {
+                self.ctx.state.with(|s| {
+                    let uri = s.set_cursor_by_path(std::path::Path::new(&path), update)?;
+                    // A command run from the editor comes from the focused document.
+                    if !matches!(s.active_uri(), Some(ref a) if *a == uri) {
+                        s.set_active(Some(&uri));
+                    }
+                    Ok::<_, crate::state::StateError>(uri)
+                })
+            });
+            match result {
+                Some(Ok(uri)) => self.ctx.log.debug(format_args!("{CURSOR_COMMAND}: {uri}:{}:{}", arg.line, arg.column)),
+                Some(Err(e)) => {
+                    self.ctx.log.warn(format_args!("{CURSOR_COMMAND}: {e}"));
+                    return Err(Error::invalid_params(e.to_string()));
+                }
+                None => return Err(Error::internal_error()),
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        if let Some(tx) = self.ctx.client_log.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            self.ctx.log.attach(tx);
+        }
+        let caps = &params.capabilities;
+        let offered: Option<Vec<String>> = caps
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_ref())
+            .map(|v| v.iter().map(|k| k.as_str().to_string()).collect())
+            .or_else(|| caps.offset_encoding.clone());
+        let encoding = negotiate(offered.as_deref());
+        let client = params.client_info.as_ref().map(|c| c.name.clone()).unwrap_or_default();
+        let experimental = caps.experimental.as_ref().and_then(|e| e.get("locus"));
+        let plugin = truthy(experimental.and_then(|l| l.get("cursor")));
+        let options = params.initialization_options.as_ref();
+        // Neovim turns hover, definition and completion providers into `K`, `tagfunc` and
+        // `omnifunc`: empty answers there would be noise, and Neovim never sends these
+        // requests on its own anyway, so it gets none (its plugin reports the cursor).
+        let stand_ins = match options.and_then(|o| o.get("standIns")).and_then(Value::as_bool) {
+            Some(choice) => choice,
+            None => !plugin && client != "Neovim",
+        };
+        let mut folders: Vec<PathBuf> =
+            params.workspace_folders.iter().flatten().map(|f| folder_path(&f.uri)).collect();
+        #[allow(deprecated)]
+        if folders.is_empty() {
+            if let Some(root) = params.root_uri.as_ref() {
+                folders.push(folder_path(root));
+            } else if let Some(root) = params.root_path.as_ref() {
+                folders.push(PathBuf::from(root));
+            }
+        }
+        self.ctx.log.info(format_args!(
+            "initialize: client {:?}, position encoding {}, cursor plugin {plugin}, stand-in requests {stand_ins}, workspace folders {:?}",
+            if client.is_empty() { "(unnamed)" } else { &client },
+            encoding.as_lsp_str(),
+            folders
+        ));
+        self.ctx.state.with(|s| {
+            s.set_cursor_plugin(plugin);
+            s.set_folders(folders);
+        });
+        crate::mcp::editor_connected(&client);
+        {
+            let mut session = self.ctx.session();
+            session.encoding = encoding;
+            session.initialized = true;
+            session.client = client;
+        }
+        Ok(InitializeResult {
+            capabilities: Backend::capabilities(encoding, stand_ins),
+            server_info: Some(ServerInfo { name: "locus".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.ctx.log.debug(format_args!("initialized"));
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.ctx.session().shutdown = true;
+        self.ctx.log.info(format_args!("shutdown requested"));
+        Ok(())
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let added: Vec<PathBuf> = params.event.added.iter().map(|f| folder_path(&f.uri)).collect();
+        let removed: Vec<PathBuf> = params.event.removed.iter().map(|f| folder_path(&f.uri)).collect();
+        self.ctx.log.info(format_args!("workspace folders: added {added:?}, removed {removed:?}"));
+        self.ctx.state.with(|s| s.change_folders(added, &removed));
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        match params.command.as_str() {
+            CURSOR_COMMAND => self.cursor_command(&params.arguments),
+            other => Err(Error::invalid_params(format!("unknown command `{other}`; Locus has `{CURSOR_COMMAND}`"))),
+        }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let p = &params.text_document_position_params;
+        self.ctx.stand_in("textDocument/hover", &p.text_document.uri, position(p.position), None);
+        Ok(None)
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let p = &params.text_document_position;
+        self.ctx.stand_in("textDocument/completion", &p.text_document.uri, position(p.position), None);
+        Ok(None)
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let p = &params.text_document_position_params;
+        self.ctx.stand_in("textDocument/signatureHelp", &p.text_document.uri, position(p.position), None);
+        Ok(None)
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        let p = &params.text_document_position_params;
+        self.ctx.stand_in("textDocument/documentHighlight", &p.text_document.uri, position(p.position), None);
+        Ok(None)
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let range = Range { start: position(params.range.start), end: position(params.range.end) };
+        let selection = (range.start != range.end).then_some(range);
+        self.ctx.stand_in("textDocument/codeAction", &params.text_document.uri, range.end, selection);
+        Ok(None)
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let p = &params.text_document_position_params;
+        self.ctx.stand_in("textDocument/definition", &p.text_document.uri, position(p.position), None);
+        Ok(None)
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let p = &params.text_document_position;
+        self.ctx.stand_in("textDocument/references", &p.text_document.uri, position(p.position), None);
+        Ok(None)
+    }
+}
+
+fn position(p: tower_lsp_server::ls_types::Position) -> Position {
+    Position::new(p.line, p.character)
+}
+
+/// The JSON-RPC error for a request that came before `initialize`.
+fn not_initialized() -> Error {
+    Error { code: ErrorCode::ServerError(-32002), message: "Server not initialized".into(), data: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_prefers_utf8_then_utf16() {
+        let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(negotiate(None), PositionEncoding::Utf16);
+        assert_eq!(negotiate(Some(&s(&["utf-16", "utf-8"]))), PositionEncoding::Utf8);
+        assert_eq!(negotiate(Some(&s(&["utf-32", "utf-16"]))), PositionEncoding::Utf16);
+        assert_eq!(negotiate(Some(&s(&["utf-32"]))), PositionEncoding::Utf32);
+        assert_eq!(negotiate(Some(&s(&["latin-1"]))), PositionEncoding::Utf16);
+    }
+}

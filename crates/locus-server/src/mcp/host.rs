@@ -1,0 +1,97 @@
+//! The sidecar's [`Host`]: tools read the live editor state of `locus lsp`.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use locus_doc::{Document, PositionEncoding};
+use locus_tools::{BridgeStatus, Host, Mode};
+use serde_json::Value;
+
+use crate::proto;
+use crate::state::{ContextQuery, Shared};
+
+/// What the sidecar knows about itself beyond the editor state.
+#[derive(Debug)]
+pub struct SidecarInfo {
+    /// When the process started.
+    pub started: SystemTime,
+    /// The MCP endpoint URL.
+    pub endpoint: String,
+    /// The editor's name, once it initialized.
+    pub editor: Mutex<Option<String>>,
+    /// When the editor last sent anything (ms since the epoch).
+    pub last_active_ms: AtomicU64,
+}
+
+impl SidecarInfo {
+    /// Notes that the editor just sent something.
+    pub fn touch(&self) {
+        self.last_active_ms.store(now_ms(), Ordering::Relaxed);
+    }
+
+    /// The editor's name, if it initialized.
+    pub fn editor(&self) -> Option<String> {
+        self.editor.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+/// Tools over the live editor state.
+pub struct EditorHost {
+    state: Shared,
+    info: Arc<SidecarInfo>,
+}
+
+impl EditorHost {
+    /// A host over `state`.
+    pub fn new(state: Shared, info: Arc<SidecarInfo>) -> EditorHost {
+        EditorHost { state, info }
+    }
+}
+
+impl Host for EditorHost {
+    fn editor_context(&self) -> Result<Option<Value>, String> {
+        let query = ContextQuery { uri: None, position: None, encoding: PositionEncoding::Utf16 };
+        let context = self.state.with(|s| s.context(query)).map_err(|e| e.to_string())?;
+        Ok(context.map(|c| proto::editor_context(&c)))
+    }
+
+    fn status(&self) -> BridgeStatus {
+        let (active, documents_open, folders) = self.state.with(|s| {
+            let snapshot = s.snapshot();
+            let active = snapshot.active.as_deref().and_then(|uri| {
+                snapshot.documents.iter().find(|d| d.uri == uri).map(|d| d.path.clone())
+            });
+            (active, snapshot.documents.len(), snapshot.folders)
+        });
+        let editor = self.info.editor();
+        BridgeStatus {
+            mode: Mode::Sidecar,
+            editors_connected: usize::from(editor.is_some()),
+            editor,
+            active_editor: active,
+            documents_open,
+            workspace_folders: folders,
+            endpoint: Some(self.info.endpoint.clone()),
+            started: self.info.started,
+            pid: std::process::id(),
+        }
+    }
+
+    fn document(&self, path: &Path) -> Option<(Document, String)> {
+        let wanted = path.to_string_lossy();
+        self.state.with(|s| {
+            s.snapshot().documents.into_iter().find(|d| d.path == wanted).map(|d| (d.doc, d.language_id))
+        })
+    }
+
+    fn warn(&self, message: &str) {
+        eprintln!("locus: mcp: warning: {message}");
+    }
+}

@@ -1,0 +1,79 @@
+//! The MCP edge: the tool catalogue (`locus-tools`) served to agents.
+//!
+//! - [`server`]: the catalogue as an rmcp `ServerHandler` (tools/list, tools/call), the same
+//!   for every transport.
+//! - [`sidecar`]: inside `locus lsp`, streamable HTTP on 127.0.0.1 with a bearer token,
+//!   Origin/Host checks and the discovery file; tools read the live editor state ([`host`]).
+//! - [`proxy`]: `locus mcp` on stdio, forwarding to the sidecar that serves the workspace
+//!   (found again for every request), or serving in-process without one.
+//! - [`commands`]: `locus mcp`, `locus call`, `locus tools`, `locus status`.
+//!
+//! **Invariants.**
+//! - stdout belongs to the protocol (`locus mcp`) or to JSON answers (`call`, `tools`,
+//!   `status`); logs go to stderr only.
+//! - Every tool answer is the envelope of `shared/DESIGN.md` §4 in `structuredContent`, with a
+//!   one-line summary in `content[0].text` and `isError = !ok`.
+
+pub mod commands;
+pub mod discovery;
+pub mod host;
+pub mod proxy;
+pub mod server;
+pub mod sidecar;
+#[cfg(test)]
+mod tests;
+
+pub use sidecar::Sidecar;
+
+/// Starts the MCP endpoint of `locus lsp` on `port` (0 = random). A failure (the port is
+/// taken, the runtime directory is not writable) is reported on stderr and leaves the
+/// language server running without MCP.
+pub fn start_sidecar(port: u16, state: crate::state::Shared) -> Option<std::sync::Arc<Sidecar>> {
+    match Sidecar::start(port, state) {
+        Ok(s) => {
+            eprintln!("locus: mcp: serving {} (discovery file {})", s.url(), s.discovery_file().display());
+            Some(s)
+        }
+        Err(e) => {
+            eprintln!("locus: mcp: disabled: {e}");
+            None
+        }
+    }
+}
+
+/// The LSP's hook for `initialize`: the editor's name (no-op without a sidecar).
+pub fn editor_connected(name: &str) {
+    if let Some(s) = sidecar::current() {
+        s.editor_connected(name);
+    }
+}
+
+/// Wraps the LSP's input so every byte the editor sends counts as activity. It holds the
+/// sidecar weakly: the sidecar still goes (and its discovery file with it) when its owner
+/// drops it, whatever becomes of the input.
+pub fn watch_input<R>(input: R, sidecar: Option<&std::sync::Arc<Sidecar>>) -> Activity<R> {
+    Activity { inner: input, sidecar: sidecar.map(std::sync::Arc::downgrade) }
+}
+
+/// An input stream that notes editor activity on the sidecar as it is read.
+pub struct Activity<R> {
+    inner: R,
+    sidecar: Option<std::sync::Weak<Sidecar>>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Activity<R> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let result = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            if let Some(s) = self.sidecar.as_ref().and_then(std::sync::Weak::upgrade) {
+                s.touch();
+            }
+        }
+        result
+    }
+}

@@ -1,0 +1,125 @@
+//! The MCP server: the tool catalogue mapped onto rmcp's `ServerHandler`. The same handler
+//! serves streamable HTTP in the sidecar and stdio in `locus mcp` (in-process mode).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use locus_tools::{CallOptions, Catalogue, Entry, Host, Outcome};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, MetaObject,
+    PaginatedRequestParams, RequestMetaObject, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+
+/// The `_meta` key a client may set on `tools/call` to override the tool's timeout (ms).
+/// `locus mcp --timeout` forwards its value with it.
+pub const TIMEOUT_META: &str = "locus/timeoutMs";
+
+/// What the server tells agents when they connect.
+const INSTRUCTIONS: &str = "Locus knows where the user is in their editor. Every tool's result carries \
+`editorContext` (file, cursor, selection, containing symbols) captured when the call started. \
+Call editor_get_context at the start of editing work; mcp_list_tools explains every tool.";
+
+/// The MCP face of a catalogue and a host.
+#[derive(Clone)]
+pub struct LocusServer {
+    catalogue: Arc<Catalogue>,
+    host: Arc<dyn Host>,
+    timeout: Option<Duration>,
+}
+
+impl LocusServer {
+    /// Serves `catalogue` over `host`; `timeout` overrides every tool's own.
+    pub fn new(catalogue: Arc<Catalogue>, host: Arc<dyn Host>, timeout: Option<Duration>) -> LocusServer {
+        LocusServer { catalogue, host, timeout }
+    }
+
+    /// Runs one tool call (shared by MCP and `locus call`).
+    pub async fn call(&self, name: &str, args: Value, options: CallOptions) -> Outcome {
+        self.catalogue.call(&self.host, name, args, options).await
+    }
+}
+
+/// The MCP server description.
+pub fn server_config() -> ServerConfig {
+    let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(INSTRUCTIONS);
+    info.server_info = Implementation::new("locus", env!("CARGO_PKG_VERSION")).with_title("Locus");
+    info
+}
+
+/// The MCP tool of a catalogue entry: the description as written, the guidance in
+/// annotations and `_meta`.
+pub fn mcp_tool(entry: &Entry) -> Tool {
+    let s = entry.spec();
+    let mut tool = Tool::new(s.name, s.description, entry.input_schema().clone());
+    tool.title = Some(s.title.to_string());
+    let mut annotations = ToolAnnotations::default();
+    annotations.title = Some(s.title.to_string());
+    annotations.read_only_hint = Some(s.read_only);
+    annotations.destructive_hint = Some(false);
+    annotations.idempotent_hint = Some(s.read_only);
+    annotations.open_world_hint = Some(false);
+    tool.annotations = Some(annotations);
+    let params: Vec<Value> = entry
+        .params()
+        .iter()
+        .map(|p| json!({"name": p.name, "type": p.expected, "required": p.required, "description": p.description, "example": p.example}))
+        .collect();
+    let mut meta = Map::new();
+    meta.insert("locus/category".into(), json!(s.category.name()));
+    meta.insert("locus/whenToUse".into(), json!(s.when_to_use.text()));
+    meta.insert("locus/parameters".into(), json!(params));
+    meta.insert("locus/timeoutMs".into(), json!(s.timeout.as_millis() as u64));
+    meta.insert("locus/system".into(), json!(s.system));
+    tool.meta = Some(MetaObject(meta));
+    tool
+}
+
+/// The MCP result of an outcome: the envelope as `structuredContent`, the summary as text.
+pub fn mcp_result(outcome: Outcome) -> CallToolResult {
+    let ok = outcome.envelope.ok;
+    let mut result = if ok { CallToolResult::success(vec![]) } else { CallToolResult::error(vec![]) };
+    result.content = vec![ContentBlock::text(outcome.summary)];
+    result.structured_content = Some(outcome.envelope.to_json());
+    result
+}
+
+/// The timeout a request asks for in its `_meta` (rmcp moves `_meta` into the context).
+fn requested_timeout(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Option<Duration> {
+    let from = |meta: &RequestMetaObject| meta.0.0.get(TIMEOUT_META).and_then(Value::as_u64);
+    from(&context.meta)
+        .or_else(|| request.meta.as_ref().and_then(from))
+        .filter(|ms| *ms > 0)
+        .map(Duration::from_millis)
+}
+
+impl ServerHandler for LocusServer {
+    fn get_info(&self) -> ServerConfig {
+        server_config()
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.catalogue.enabled().map(mcp_tool).collect()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.clone().map(Value::Object).unwrap_or(Value::Null);
+        let options = CallOptions {
+            timeout: requested_timeout(&request, &context).or(self.timeout),
+            cancel: context.ct.clone(),
+            request_id: None,
+        };
+        let outcome = self.call(&request.name, args, options).await;
+        Ok(mcp_result(outcome).into())
+    }
+}

@@ -1,0 +1,284 @@
+//! The MCP endpoint `locus lsp` hosts: streamable HTTP on 127.0.0.1, a bearer token, Origin
+//! and Host checks, and the discovery file (`shared/DESIGN.md` §6).
+//!
+//! It runs on a thread and runtime of its own, so agents' calls never wait behind the
+//! editor's messages (and the reverse); both meet only at the editor state's lock.
+//!
+//! **Invariants.**
+//! - Nothing is served before the discovery file is written, and the file is removed on
+//!   every exit: drop (the editor closed stdin or asked to exit), SIGTERM, SIGINT, SIGHUP.
+//! - Every HTTP request is checked for a loopback `Host`, a loopback `Origin` (when present)
+//!   and the token, in that order, before rmcp sees it.
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use locus_tools::Host;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use super::discovery::{self, Record};
+use super::host::{EditorHost, SidecarInfo, now_ms};
+use super::server::LocusServer;
+use crate::state::Shared;
+
+/// The running endpoint. Dropping it stops the server and removes the discovery file.
+pub struct Sidecar {
+    info: Arc<SidecarInfo>,
+    state: Shared,
+    record: Mutex<Record>,
+    path: PathBuf,
+    shutdown: CancellationToken,
+}
+
+/// The sidecar of this process, for the LSP's hooks.
+static CURRENT: Mutex<Option<Weak<Sidecar>>> = Mutex::new(None);
+
+/// The sidecar of this process, if one runs.
+pub fn current() -> Option<Arc<Sidecar>> {
+    CURRENT.lock().unwrap_or_else(PoisonError::into_inner).as_ref().and_then(Weak::upgrade)
+}
+
+impl Sidecar {
+    /// Binds 127.0.0.1:`port` (0 = any free port), writes the discovery file and serves MCP
+    /// over `state` on a thread of its own.
+    pub fn start(port: u16, state: Shared) -> io::Result<Arc<Sidecar>> {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot listen on 127.0.0.1:{port} for MCP: {e}"))
+        })?;
+        listener.set_nonblocking(true)?;
+        let port = listener.local_addr()?.port();
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let token = token()?;
+        let started = SystemTime::now();
+        let info = Arc::new(SidecarInfo {
+            started,
+            endpoint: url.clone(),
+            editor: Mutex::new(None),
+            last_active_ms: now_ms().into(),
+        });
+        let record = Record {
+            pid: std::process::id(),
+            url,
+            token: token.clone(),
+            workspace_folders: Vec::new(),
+            editor: None,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            started_at: locus_tools::rfc3339(started.duration_since(UNIX_EPOCH).unwrap_or_default()),
+            last_active_ms: info.last_active_ms.load(Ordering::Relaxed),
+        };
+        let path = discovery::write(&record)?;
+        let sidecar = Arc::new(Sidecar {
+            info: info.clone(),
+            state: state.clone(),
+            record: Mutex::new(record),
+            path: path.clone(),
+            shutdown: CancellationToken::new(),
+        });
+        *CURRENT.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::downgrade(&sidecar));
+        let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info));
+        let shutdown = sidecar.shutdown.clone();
+        let weak = Arc::downgrade(&sidecar);
+        std::thread::Builder::new().name("locus-mcp".into()).spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("locus-mcp").enable_all().build() {
+                Ok(r) => r,
+                Err(e) => return eprintln!("locus: mcp: cannot start the runtime: {e}"),
+            };
+            runtime.block_on(async move {
+                tokio::spawn(on_signals(path));
+                tokio::spawn(refresh_record(weak, shutdown.clone()));
+                if let Err(e) = serve(listener, token, host, shutdown).await {
+                    eprintln!("locus: mcp: the endpoint stopped: {e}");
+                }
+            });
+        })?;
+        Ok(sidecar)
+    }
+
+    /// The endpoint URL.
+    pub fn url(&self) -> &str {
+        &self.info.endpoint
+    }
+
+    /// The discovery file.
+    pub fn discovery_file(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// Called when the editor initialized: records its name and the workspace folders.
+    pub fn editor_connected(&self, name: &str) {
+        let name = if name.is_empty() { "unnamed editor" } else { name };
+        *self.info.editor.lock().unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
+        self.info.touch();
+        self.rewrite();
+    }
+
+    /// Notes editor activity (breaks ties between sidecars of one folder).
+    pub fn touch(&self) {
+        self.info.touch();
+    }
+
+    /// Rewrites the discovery file if what it says changed.
+    fn rewrite(&self) {
+        let folders = self.state.with(|s| s.snapshot().folders);
+        let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
+        let active = self.info.last_active_ms.load(Ordering::Relaxed);
+        let editor = self.info.editor();
+        // Activity alone is written at most once a second.
+        let changed = record.workspace_folders != folders || record.editor != editor;
+        if !changed && active < record.last_active_ms + 1000 {
+            return;
+        }
+        record.workspace_folders = folders;
+        record.editor = editor;
+        record.last_active_ms = active;
+        if let Err(e) = discovery::write(&record) {
+            eprintln!("locus: mcp: cannot update the discovery file {}: {e}", self.path.display());
+        }
+    }
+}
+
+impl Drop for Sidecar {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Keeps the discovery file current (folders, editor, activity).
+async fn refresh_record(sidecar: Weak<Sidecar>, shutdown: CancellationToken) {
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let Some(s) = sidecar.upgrade() else { return };
+        tokio::task::spawn_blocking(move || s.rewrite());
+    }
+}
+
+/// On SIGTERM, SIGINT or SIGHUP: removes the discovery file and exits as the signal would.
+async fn on_signals(path: PathBuf) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [(SignalKind::terminate(), libc::SIGTERM), (SignalKind::interrupt(), libc::SIGINT), (SignalKind::hangup(), libc::SIGHUP)];
+    let mut streams = Vec::new();
+    for (kind, number) in kinds {
+        match signal(kind) {
+            Ok(s) => streams.push((s, number)),
+            Err(e) => eprintln!("locus: mcp: cannot watch signal {number}: {e}"),
+        }
+    }
+    let waits = streams.iter_mut().map(|(s, n)| {
+        let n = *n;
+        Box::pin(async move {
+            s.recv().await;
+            n
+        })
+    });
+    let (number, _, _) = futures_util::future::select_all(waits).await;
+    let _ = std::fs::remove_file(&path);
+    std::process::exit(128 + number);
+}
+
+async fn serve(listener: std::net::TcpListener, token: String, host: Arc<dyn Host>, shutdown: CancellationToken) -> io::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
+    let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let service = StreamableHttpService::new(
+        move || Ok(LocusServer::new(catalogue.clone(), host.clone(), None)),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), guard));
+    axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await
+}
+
+/// A random 256-bit token, hex.
+fn token() -> io::Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| io::Error::other(format!("no randomness for the MCP token: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Refuses requests with a non-loopback `Host`, a foreign `Origin` or without the token.
+async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    if !host.is_some_and(|h| is_loopback_authority(h)) {
+        return refuse(StatusCode::FORBIDDEN, "Forbidden: the Host header must name a loopback address");
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let ok = origin
+            .to_str()
+            .ok()
+            .and_then(|o| o.split_once("://"))
+            .is_some_and(|(scheme, rest)| matches!(scheme, "http" | "https") && is_loopback_authority(rest));
+        if !ok {
+            return refuse(StatusCode::FORBIDDEN, "Forbidden: requests from a foreign Origin are refused");
+        }
+    }
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")));
+    match given {
+        Some(t) if constant_time_eq(t.trim().as_bytes(), token.as_bytes()) => next.run(request).await,
+        _ => {
+            let mut response = refuse(StatusCode::UNAUTHORIZED, "Unauthorized: send `Authorization: Bearer <token>` with the token from the discovery file");
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"locus\""));
+            response
+        }
+    }
+}
+
+fn refuse(status: StatusCode, message: &'static str) -> Response {
+    (status, message).into_response()
+}
+
+/// Whether `authority` (`host[:port]`) names a loopback host.
+pub fn is_loopback_authority(authority: &str) -> bool {
+    let authority = authority.trim_end_matches('/');
+    let host = if let Some(rest) = authority.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((h, tail)) if tail.is_empty() || tail.starts_with(':') => h,
+            _ => return false,
+        }
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) => h,
+            Some(_) => return false,
+            None => authority,
+        }
+    };
+    host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "::1"
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_authorities() {
+        for ok in ["127.0.0.1", "127.0.0.1:8080", "localhost:1", "LOCALHOST", "[::1]:9", "[::1]"] {
+            assert!(is_loopback_authority(ok), "{ok}");
+        }
+        for bad in ["evil.com", "evil.com:80", "127.0.0.1.evil.com", "10.0.0.1:80", "localhost.evil:1", "[::2]:1", "127.0.0.2", ""] {
+            assert!(!is_loopback_authority(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Fast tests of the MCP edge: an rmcp client talks to the server over an in-memory duplex
+//! pipe, with the tools over a real editor state.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime};
+
+use locus_doc::{Position, PositionEncoding, Range};
+use locus_tools::{Catalogue, Category, Cx, DEFAULT_TIMEOUT, Host, Options, Tool, ToolError, ToolSpec, WhenToUse};
+use rmcp::model::{CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest};
+use rmcp::service::{PeerRequestOptions, RunningService};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+use super::host::{EditorHost, SidecarInfo};
+use super::server::{LocusServer, TIMEOUT_META};
+use crate::state::{Change, CursorUpdate, Shared};
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn connect(server: LocusServer) -> Client {
+    let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("the client connects")
+}
+
+fn editor(state: &Shared) -> Arc<dyn Host> {
+    let info = Arc::new(SidecarInfo {
+        started: SystemTime::now(),
+        endpoint: "http://127.0.0.1:0/mcp".into(),
+        editor: std::sync::Mutex::new(Some("test editor".into())),
+        last_active_ms: 0.into(),
+    });
+    Arc::new(EditorHost::new(state.clone(), info))
+}
+
+fn server(catalogue: Catalogue, host: Arc<dyn Host>, timeout: Option<Duration>) -> LocusServer {
+    LocusServer::new(Arc::new(catalogue), host, timeout)
+}
+
+fn all_tools() -> Catalogue {
+    locus_tools::standard(Options { test_tools: true })
+}
+
+async fn call(client: &Client, name: &str, args: Value) -> CallToolResult {
+    let mut request = CallToolRequestParams::new(name.to_string());
+    request.arguments = args.as_object().cloned();
+    client.peer().call_tool(request).await.expect("tools/call answers")
+}
+
+fn envelope(result: &CallToolResult) -> &Value {
+    result.structured_content.as_ref().expect("every result carries the envelope")
+}
+
+const TS: &str = "export class UserService {\n  findUser(id: string) {\n    return id;\n  }\n}\n";
+const URI: &str = "file:///nonexistent-locus/src/user.ts";
+
+fn put_cursor(state: &Shared, line: u32, character: u32) {
+    let update = CursorUpdate { version: None, position: Position::new(line, character), selections: vec![], encoding: PositionEncoding::Utf16 };
+    state.with(|s| s.set_cursor(URI, update)).unwrap();
+}
+
+fn open_user_ts(state: &Shared) {
+    state.with(|s| {
+        s.open(URI, "typescript", 1, TS);
+        s.set_active(Some(URI));
+    });
+    put_cursor(state, 2, 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_carries_the_guidance() {
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for expected in ["editor_get_context", "symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    let t = tools.iter().find(|t| t.name == "editor_get_context").unwrap();
+    assert_eq!(t.description.as_deref(), Some("Get current editor cursor position, selection, and containing symbol context"));
+    let meta = serde_json::to_value(&t.meta).unwrap();
+    assert!(meta["locus/whenToUse"].as_str().unwrap().starts_with("USE FOR: understanding where the user is working"));
+    assert_eq!(meta["locus/category"], "editor");
+    assert_eq!(t.annotations.as_ref().unwrap().read_only_hint, Some(true));
+    let scope_at = tools.iter().find(|t| t.name == "symbol_scope_at").unwrap();
+    assert_eq!(scope_at.input_schema["properties"]["line"]["examples"], json!([46]));
+    assert_eq!(scope_at.input_schema["required"], json!(["path", "line"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn editor_get_context_reflects_the_cursor() {
+    let state = Shared::new();
+    open_user_ts(&state);
+    let client = connect(server(all_tools(), editor(&state), None)).await;
+    let result = call(&client, "editor_get_context", json!({})).await;
+    assert_eq!(result.is_error, Some(false));
+    let e = envelope(&result);
+    assert_eq!(e["ok"], true);
+    assert_eq!(e["data"], json!({}));
+    let ctx = &e["editorContext"];
+    assert_eq!(ctx["file"]["path"], "/nonexistent-locus/src/user.ts");
+    assert_eq!(ctx["cursor"], json!({"line": 3, "character": 5}));
+    assert_eq!(ctx["symbols"]["scopeHierarchy"], "Class:UserService > Method:findUser");
+    let text = result.content[0].as_text().unwrap().text.clone();
+    assert_eq!(text, "Cursor at /nonexistent-locus/src/user.ts:3:5 in Class:UserService > Method:findUser");
+
+    put_cursor(&state, 0, 0);
+    let e = envelope(&call(&client, "editor_get_context", json!({})).await).clone();
+    assert_eq!(e["editorContext"]["cursor"], json!({"line": 1, "character": 1}));
+    assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Class:UserService");
+
+    // Every tool carries it; system tools do not.
+    let e = envelope(&call(&client, "symbol_outline", json!({"path": "/nonexistent-locus/src/user.ts"})).await).clone();
+    assert_eq!(e["data"]["file"]["textFrom"], "editor", "an open document is read from the editor: {e}");
+    assert!(e.get("editorContext").is_some());
+    for system in ["bridge_status", "mcp_list_tools"] {
+        let e = envelope(&call(&client, system, json!({})).await).clone();
+        assert_eq!(e["ok"], true, "{e}");
+        assert!(e.get("editorContext").is_none(), "{system}: {e}");
+    }
+    let status = envelope(&call(&client, "bridge_status", json!({})).await).clone();
+    assert_eq!(status["data"]["activeEditor"], "/nonexistent-locus/src/user.ts");
+    assert_eq!(status["data"]["documentsOpen"], 1);
+    assert_eq!(status["data"]["editorsConnected"], 1);
+
+    // No active editor: no editorContext at all, and editor_get_context says so.
+    state.with(|s| s.set_active(None));
+    let result = call(&client, "editor_get_context", json!({})).await;
+    assert_eq!(result.is_error, Some(true));
+    let e = envelope(&result);
+    assert_eq!(e["error"]["code"], "E_NO_EDITOR");
+    assert!(e.get("editorContext").is_none(), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_call_keeps_the_context_of_its_start() {
+    let state = Shared::new();
+    open_user_ts(&state);
+    let client = Arc::new(connect(server(all_tools(), editor(&state), None)).await);
+    let slow = {
+        let client = client.clone();
+        tokio::spawn(async move { call(&client, "test_sleep", json!({"ms": 400})).await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // An edit and a cursor move while the call runs.
+    let change = Change { range: Some(Range { start: Position::new(0, 0), end: Position::new(0, 0) }), text: "// moved\n".into() };
+    state.with(|s| s.change(URI, Some(2), &[change], PositionEncoding::Utf16)).unwrap();
+    put_cursor(&state, 0, 3);
+    let result = slow.await.unwrap();
+    let e = envelope(&result);
+    assert_eq!(e["ok"], true, "{e}");
+    assert_eq!(e["editorContext"]["cursor"], json!({"line": 3, "character": 5}));
+    assert_eq!(e["editorContext"]["file"]["lineCount"], 6);
+    assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Class:UserService > Method:findUser");
+    let now = envelope(&call(&client, "editor_get_context", json!({})).await).clone();
+    assert_eq!(now["editorContext"]["cursor"], json!({"line": 1, "character": 4}));
+    assert_eq!(now["editorContext"]["file"]["lineCount"], 7);
+}
+
+/// A tool that waits until it is dropped, and says so.
+struct Hang {
+    dropped: Arc<AtomicBool>,
+}
+
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Tool for Hang {
+    type Params = locus_tools::tools::NoParams;
+    type Output = Value;
+
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "test_hang",
+            title: "Hang",
+            category: Category::Test,
+            description: "Wait until cancelled, for the cancellation test",
+            when_to_use: WhenToUse { use_for: &["tests"], dont_use_for: &["anything else"], patterns: &["none"] },
+            timeout: DEFAULT_TIMEOUT,
+            enabled: true,
+            system: false,
+            read_only: true,
+        }
+    }
+
+    async fn run(&self, _: Self::Params, _: Cx) -> Result<Value, ToolError> {
+        let _guard = SetOnDrop(self.dropped.clone());
+        std::future::pending::<()>().await;
+        Ok(Value::Null)
+    }
+
+    fn summary(&self, _: &Value, _: &Cx) -> String {
+        String::new()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_cancelled_stops_the_tool() {
+    let dropped = Arc::new(AtomicBool::new(false));
+    let mut catalogue = all_tools();
+    catalogue.register(Hang { dropped: dropped.clone() });
+    let client = connect(server(catalogue, Arc::new(locus_tools::Detached::new()), None)).await;
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("test_hang")));
+    let handle = client.peer().send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!dropped.load(Ordering::SeqCst));
+    handle.cancel(Some("test".into())).await.unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while !dropped.load(Ordering::SeqCst) {
+        assert!(tokio::time::Instant::now() < deadline, "the tool was not stopped by notifications/cancelled");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The server is still serving.
+    let e = envelope(&call(&client, "bridge_status", json!({})).await).clone();
+    assert_eq!(e["ok"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timeouts_from_the_server_and_from_the_request() {
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), Some(Duration::from_millis(50)))).await;
+    let e = envelope(&call(&client, "test_sleep", json!({"ms": 3000})).await).clone();
+    assert_eq!(e["error"]["code"], "E_TIMEOUT", "{e}");
+    assert_eq!(e["error"]["details"]["timeoutMs"], 50);
+
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
+    let mut request = CallToolRequestParams::new("test_sleep");
+    request.arguments = json!({"ms": 3000}).as_object().cloned();
+    let mut meta = serde_json::Map::new();
+    meta.insert(TIMEOUT_META.into(), json!(80));
+    request.meta = Some(rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta)));
+    let result = client.peer().call_tool(request).await.unwrap();
+    assert_eq!(envelope(&result)["error"]["details"]["timeoutMs"], 80);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_params_are_tool_errors_with_a_hint() {
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
+    let result = call(&client, "symbol_scope_at", json!({"path": "x.ts", "line": "ten"})).await;
+    assert_eq!(result.is_error, Some(true));
+    let e = envelope(&result);
+    assert_eq!(e["type"], "error");
+    assert_eq!(e["error"]["code"], "E_INVALID_PARAMS");
+    assert_eq!(e["error"]["details"]["parameter"], "line");
+    assert!(result.content[0].as_text().unwrap().text.starts_with("E_INVALID_PARAMS: parameter `line`"));
+    let e = envelope(&call(&client, "nope_nothing", json!({})).await).clone();
+    assert_eq!(e["error"]["code"], "E_NOT_FOUND");
+}

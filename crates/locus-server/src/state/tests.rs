@@ -1,0 +1,255 @@
+use super::*;
+use locus_context::SymbolSource;
+use locus_scopes::SymbolKind;
+
+const PY: &str = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
+
+fn pos(line: u32, character: u32) -> Position {
+    Position::new(line, character)
+}
+
+fn insert(at: Position, text: &str) -> Change {
+    Change { range: Some(Range { start: at, end: at }), text: text.into() }
+}
+
+fn ctx(s: &mut EditorState, uri: Option<&str>) -> Option<EditorContext> {
+    s.context(ContextQuery { uri, position: None, encoding: PositionEncoding::Utf16 }).unwrap()
+}
+
+fn chain(c: &EditorContext) -> String {
+    c.symbols.hierarchy()
+}
+
+fn cursor_at(line: u32, character: u32) -> CursorUpdate {
+    CursorUpdate { version: None, position: pos(line, character), selections: Vec::new(), encoding: PositionEncoding::Utf16 }
+}
+
+#[test]
+fn edits_in_each_encoding_keep_the_mirror_exact() {
+    let mut s = EditorState::new();
+    s.open("untitled:a", "plaintext", 1, "héllo 😀 world\n");
+    // Right after the emoji: utf-8 byte 11, utf-16 unit 8, utf-32 character 7.
+    s.change("untitled:a", Some(2), &[insert(pos(0, 11), "A")], PositionEncoding::Utf8).unwrap();
+    s.change("untitled:a", Some(3), &[insert(pos(0, 9), "B")], PositionEncoding::Utf16).unwrap();
+    s.change("untitled:a", Some(4), &[insert(pos(0, 9), "C")], PositionEncoding::Utf32).unwrap();
+    assert_eq!(s.text("untitled:a").unwrap(), (4, "héllo 😀ABC world\n".to_string()));
+}
+
+#[test]
+fn without_a_plugin_the_last_edit_is_the_cursor() {
+    let mut s = EditorState::new();
+    s.open("untitled:p.py", "python", 1, PY);
+    s.change("untitled:p.py", Some(2), &[insert(pos(5, 8), "x = 0\n        ")], PositionEncoding::Utf16).unwrap();
+    let c = ctx(&mut s, None).unwrap();
+    assert_eq!((c.cursor.line, c.cursor.character), (7, 9));
+    assert_eq!(chain(&c), "Class:A > Method:g");
+    assert_eq!(c.symbols.source, SymbolSource::TreeSitter);
+}
+
+#[test]
+fn with_a_plugin_edits_shift_the_cursor() {
+    let mut s = EditorState::new();
+    s.set_cursor_plugin(true);
+    s.open("untitled:p.py", "python", 1, PY);
+    s.set_cursor("untitled:p.py", cursor_at(2, 8)).unwrap();
+    // A line inserted above the cursor moves it down; an edit after it does not move it.
+    s.change("untitled:p.py", Some(2), &[insert(pos(0, 0), "import os\n")], PositionEncoding::Utf16).unwrap();
+    s.change("untitled:p.py", Some(3), &[insert(pos(6, 0), "# tail\n")], PositionEncoding::Utf16).unwrap();
+    let c = ctx(&mut s, None).unwrap();
+    assert_eq!((c.cursor.line, c.cursor.character), (4, 9));
+    assert_eq!(chain(&c), "Class:A > Method:f");
+}
+
+#[test]
+fn a_cursor_ahead_of_the_mirror_waits_for_its_version() {
+    let mut s = EditorState::new();
+    s.set_cursor_plugin(true);
+    s.open("untitled:p.py", "python", 1, PY);
+    // The editor typed a line and moved on before its didChange arrived.
+    s.set_cursor("untitled:p.py", CursorUpdate { version: Some(2), ..cursor_at(6, 3) }).unwrap();
+    s.change("untitled:p.py", Some(2), &[insert(pos(6, 0), "zzzz\n")], PositionEncoding::Utf16).unwrap();
+    let c = ctx(&mut s, None).unwrap();
+    assert_eq!((c.cursor.line, c.cursor.character), (7, 4));
+}
+
+#[test]
+fn selections_are_reported_with_their_text() {
+    let mut s = EditorState::new();
+    s.open("untitled:p.py", "python", 1, PY);
+    let sel = Range { start: pos(1, 4), end: pos(1, 9) };
+    s.set_cursor("untitled:p.py", CursorUpdate { selections: vec![sel], ..cursor_at(1, 9) }).unwrap();
+    let c = ctx(&mut s, None).unwrap();
+    assert!(matches!(c.selection, locus_context::Selection::Text { ref text, .. } if text == "def f"));
+}
+
+#[test]
+fn dirty_compares_with_the_saved_text() {
+    let dir = std::env::temp_dir().join(format!("locus-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("d.py");
+    std::fs::write(&file, PY).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut s = EditorState::new();
+    s.open(&uri, "python", 1, PY);
+    assert!(!ctx(&mut s, Some(&uri)).unwrap().file.is_dirty);
+    s.change(&uri, Some(2), &[insert(pos(0, 0), "#")], PositionEncoding::Utf16).unwrap();
+    assert!(ctx(&mut s, Some(&uri)).unwrap().file.is_dirty);
+    let undo = Change { range: Some(Range { start: pos(0, 0), end: pos(0, 1) }), text: String::new() };
+    s.change(&uri, Some(3), &[undo], PositionEncoding::Utf16).unwrap();
+    assert!(!ctx(&mut s, Some(&uri)).unwrap().file.is_dirty, "back to the saved text");
+    s.change(&uri, Some(4), &[insert(pos(0, 0), "#")], PositionEncoding::Utf16).unwrap();
+    s.saved(&uri, None).unwrap();
+    assert!(!ctx(&mut s, Some(&uri)).unwrap().file.is_dirty);
+    // Opened with text that differs from the disk: dirty from the start.
+    s.open(&uri, "python", 5, "changed\n");
+    assert!(ctx(&mut s, Some(&uri)).unwrap().file.is_dirty);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn raw(name: &str, kind: SymbolKind, a: (u32, u32), b: (u32, u32), children: Vec<RawSymbol>) -> RawSymbol {
+    RawSymbol { name: name.into(), kind, range: Range { start: pos(a.0, a.1), end: pos(b.0, b.1) }, selection: None, children }
+}
+
+#[test]
+fn pushed_symbols_are_used_only_for_their_version() {
+    let mut s = EditorState::new();
+    let uri = "untitled:p.py";
+    s.open(uri, "python", 1, PY);
+    s.set_cursor(uri, cursor_at(2, 8)).unwrap();
+    let pushed = vec![raw("A", SymbolKind::Class, (0, 0), (5, 16), vec![raw("f()", SymbolKind::Function, (1, 4), (2, 16), vec![])])];
+    assert_eq!(s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(), SymbolsOutcome::Used);
+    let c = ctx(&mut s, None).unwrap();
+    assert_eq!((chain(&c).as_str(), c.symbols.source), ("Class:A > Function:f()", SymbolSource::LanguageServer));
+    assert_eq!(c.symbols.total_in_document, 2);
+    // A change makes them stale: tree-sitter answers.
+    s.change(uri, Some(2), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
+    s.set_cursor(uri, cursor_at(2, 8)).unwrap();
+    let c = ctx(&mut s, None).unwrap();
+    assert_eq!((chain(&c).as_str(), c.symbols.source), ("Class:A > Method:f", SymbolSource::TreeSitter));
+    // A push for the old version is never used against the new text.
+    assert_eq!(s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(), SymbolsOutcome::Stale { current: 2 });
+    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
+    // A push ahead of the mirror waits for its version.
+    assert_eq!(s.set_symbols(uri, 3, pushed, PositionEncoding::Utf16).unwrap(), SymbolsOutcome::Pending);
+    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
+    s.change(uri, Some(3), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
+    s.set_cursor(uri, cursor_at(2, 8)).unwrap();
+    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::LanguageServer);
+}
+
+#[test]
+fn the_active_editor_follows_the_editor_or_the_last_touch() {
+    let mut s = EditorState::new();
+    assert!(ctx(&mut s, None).is_none(), "nothing open");
+    s.open("untitled:a", "plaintext", 1, "a\n");
+    s.open("untitled:b", "plaintext", 1, "b\n");
+    assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:b", "the last one opened");
+    s.change("untitled:a", Some(2), &[insert(pos(0, 0), "x")], PositionEncoding::Utf16).unwrap();
+    assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:a", "the last one edited");
+    s.set_active(Some("untitled:b"));
+    assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:b");
+    s.change("untitled:a", Some(3), &[insert(pos(0, 0), "x")], PositionEncoding::Utf16).unwrap();
+    assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:b", "focus is explicit now");
+    s.set_active(None);
+    assert!(ctx(&mut s, None).is_none(), "no editor has focus");
+    // Focus announced before the document opens.
+    s.set_active(Some("untitled:c"));
+    assert!(ctx(&mut s, None).is_none());
+    s.open("untitled:c", "plaintext", 1, "c\n");
+    assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:c");
+}
+
+#[test]
+fn unknown_documents_are_errors_and_close_frees() {
+    let mut s = EditorState::new();
+    let err = s.context(ContextQuery { uri: Some("file:///nope"), position: None, encoding: PositionEncoding::Utf16 });
+    assert_eq!(err.unwrap_err(), StateError::UnknownDocument("file:///nope".into()));
+    assert!(s.change("file:///nope", Some(1), &[], PositionEncoding::Utf16).is_err());
+    s.open("file:///tmp/x%20y.py", "python", 1, PY);
+    // Another spelling of the same file finds it.
+    assert!(s.text("file:///tmp/x y.py").is_some());
+    assert_eq!(s.close("file:///tmp/x%20y.py").unwrap(), PY.len());
+    assert!(s.is_empty());
+    assert!(s.close("file:///tmp/x%20y.py").is_err());
+}
+
+#[test]
+fn inverted_ranges_are_refused_and_the_rest_applies() {
+    let mut s = EditorState::new();
+    s.open("untitled:a", "plaintext", 1, "abc\n");
+    let bad = Change { range: Some(Range { start: pos(0, 2), end: pos(0, 1) }), text: "X".into() };
+    let err = s.change("untitled:a", Some(2), &[bad, insert(pos(0, 0), "Y")], PositionEncoding::Utf16).unwrap_err();
+    assert!(matches!(err, StateError::BadChanges { ref reasons, .. } if reasons.len() == 1));
+    assert_eq!(s.text("untitled:a").unwrap().1, "Yabc\n");
+}
+
+#[test]
+fn the_cursor_command_finds_documents_by_path() {
+    let mut s = EditorState::new();
+    s.set_folders(vec![PathBuf::from("/work/proj")]);
+    s.open("file:///work/proj/src/app.py", "python", 1, PY);
+    let uri = s.set_cursor_by_path(Path::new("src/app.py"), cursor_at(2, 3)).unwrap();
+    assert_eq!(uri, "file:///work/proj/src/app.py");
+    assert!(s.set_cursor_by_path(Path::new("other.py"), cursor_at(0, 0)).is_err());
+    assert_eq!(path_of("file:///a/b%C3%A9.py"), "/a/bé.py");
+}
+
+#[test]
+fn deferred_reparsing_parses_a_burst_in_one_go_and_stays_exact() {
+    let uri = "untitled:burst.py";
+    let mut s = EditorState::new();
+    s.open(uri, "python", 1, PY);
+    // Pretend parsing is slow: edits are only applied to the text.
+    s.docs.get_mut(uri).unwrap().parse_cost = Duration::from_secs(1);
+    let mut model = PY.to_string();
+    let mut seed = 7u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    for version in 2..400 {
+        let chars: Vec<char> = model.chars().collect();
+        let a = next(chars.len() + 1);
+        let b = (a + next(3)).min(chars.len());
+        let new = ["x", "\n", "é", "def h():\n    pass\n", ""][next(5)];
+        let at = |i: usize| {
+            let before: String = chars[..i].iter().collect();
+            let line = before.matches('\n').count() as u32;
+            let col = before.rsplit('\n').next().unwrap().encode_utf16().count() as u32;
+            pos(line, col)
+        };
+        let change = Change { range: Some(Range { start: at(a), end: at(b) }), text: new.into() };
+        s.change(uri, Some(version), &[change], PositionEncoding::Utf16).unwrap();
+        model = format!("{}{new}{}", chars[..a].iter().collect::<String>(), chars[b..].iter().collect::<String>());
+        assert!(s.docs[uri].pending.is_some(), "deferred");
+        assert_eq!(s.text(uri).unwrap().1, model);
+    }
+    // A context parses the lot, and the tree is the one a fresh parse gives.
+    let c = ctx(&mut s, Some(uri)).unwrap();
+    assert!(s.docs[uri].pending.is_none());
+    assert_eq!(s.docs[uri].source.doc().text(), model);
+    let fresh = Source::new(Document::new(&model, 0), Registry::builtin().by_id("python"));
+    assert_eq!(s.docs[uri].source.tree().unwrap().root_node().to_sexp(), fresh.tree().unwrap().root_node().to_sexp());
+    assert_eq!(c.symbols.total_in_document, fresh.outline().total);
+}
+
+#[test]
+fn least_recently_touched_documents_sleep_and_wake_exact() {
+    let mut s = EditorState::new();
+    let big: String = (0..(AWAKE_TEXT_BUDGET / PY.len()) / 4 + 1).map(|i| PY.replace("class A", &format!("class A{i}"))).collect();
+    for i in 0..12 {
+        s.open(&format!("untitled:{i}.py"), "python", 1, &big);
+    }
+    let asleep: Vec<_> = (0..12).filter(|i| s.docs[&format!("untitled:{i}.py")].asleep).collect();
+    assert!(!asleep.is_empty() && asleep.iter().all(|i| *i < 4), "the oldest sleep: {asleep:?}");
+    // A sleeping document still takes edits, exactly, and answers with its symbols.
+    let uri = "untitled:0.py";
+    s.change(uri, Some(2), &[insert(pos(0, 0), "# hi\n")], PositionEncoding::Utf16).unwrap();
+    assert_eq!(s.text(uri).unwrap().1, format!("# hi\n{big}"));
+    let c = s.context(ContextQuery { uri: Some(uri), position: Some(pos(3, 8)), encoding: PositionEncoding::Utf16 }).unwrap().unwrap();
+    assert_eq!(chain(&c), "Class:A0 > Method:f");
+    assert!(!s.docs[uri].asleep);
+    assert_eq!(s.docs[uri].source.doc().text(), format!("# hi\n{big}"));
+}

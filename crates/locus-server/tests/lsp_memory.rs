@@ -1,0 +1,48 @@
+//! 1,000 open documents stay cheap, and closing them gives the memory back.
+
+mod lsp_support;
+
+use lsp_support::Server;
+use serde_json::{Value, json};
+
+#[test]
+fn a_thousand_documents_open_and_close() {
+    let corpus = lsp_support::corpus_dir();
+    let mut texts = Vec::new();
+    for (dir, language) in [("ts", "typescript"), ("py", "python"), ("md", "markdown"), ("js", "javascript")] {
+        for e in std::fs::read_dir(corpus.join(dir)).expect("../shared/corpus beside the repository").flatten() {
+            texts.push((language, e.path().extension().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()));
+        }
+    }
+    texts.sort();
+    let mut s = Server::start(&[]);
+    s.initialize(json!({}));
+    s.request("locus/debugState", Value::Null).unwrap();
+    let baseline = s.rss_kib();
+    let uri = |i: usize| format!("file:///mem/{i}.{}", texts[i % texts.len()].1);
+    let started = std::time::Instant::now();
+    for i in 0..1000 {
+        let (language, _, text) = &texts[i % texts.len()];
+        s.open(&uri(i), language, 1, text);
+    }
+    // Every document answers, with its symbols.
+    for i in (0..1000).step_by(7) {
+        let ctx = s.context(json!({"textDocument": {"uri": uri(i)}, "position": {"line": 40, "character": 2}}));
+        assert!(ctx["symbols"]["totalInDocument"].as_u64().unwrap() > 0, "{}", uri(i));
+    }
+    let state = s.request("locus/debugState", Value::Null).unwrap();
+    assert_eq!(state["open"], 1000);
+    let open = s.rss_kib();
+    eprintln!("1,000 documents opened in {:?}", started.elapsed());
+    for i in 0..1000 {
+        s.notify("textDocument/didClose", json!({"textDocument": {"uri": uri(i)}}));
+    }
+    let state = s.request("locus/debugState", Value::Null).unwrap();
+    assert_eq!(state["open"], 0);
+    let closed = s.rss_kib();
+    eprintln!("RSS: baseline {baseline} KiB, 1,000 open {open} KiB, all closed {closed} KiB");
+    let grown = open.saturating_sub(baseline);
+    assert!(grown > 0);
+    assert!(closed < baseline + grown / 2, "closing gives back at least half: {baseline} -> {open} -> {closed} KiB");
+    assert!(s.stop().success());
+}

@@ -1,0 +1,306 @@
+//! The MCP endpoint of a live `locus lsp`, fed by an LSP client: editorContext over
+//! streamable HTTP, discovery, security, `locus mcp` forwarding (and finding a restarted
+//! editor), `locus call`, `locus status`.
+
+mod lsp_support;
+mod mcp_support;
+
+use std::time::Duration;
+
+use lsp_support::file_uri;
+use mcp_support::{Dirs, StdioMcp, call, envelope, http_client, locus, raw_post, start_sidecar, wait_gone, wait_record};
+use serde_json::{Value, json};
+
+const PY: &str = "class Greeter:\n    def greet(self, name):\n        msg = name\n        return msg\n\n\ndef main():\n    pass\n";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+fn cursor(s: &mut lsp_support::Server, uri: &str, line: u32, character: u32) {
+    s.notify("locus/didChangeCursor", json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}));
+    // A request after the notifications: when it is answered, they have been applied.
+    s.context(json!(null));
+}
+
+#[test]
+fn editor_context_over_http_follows_the_editor() {
+    let dirs = Dirs::new("mcp-follow");
+    let path = dirs.workspace.join("greeter.py");
+    std::fs::write(&path, PY).unwrap();
+    let uri = file_uri(&path);
+    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "test-editor");
+    assert_eq!(record["editor"], "test-editor");
+    assert_eq!(record["pid"], s.pid());
+    assert!(record["url"].as_str().unwrap().starts_with("http://127.0.0.1:"));
+    assert_eq!(record["token"].as_str().unwrap().len(), 64, "256 bits, hex");
+    s.open(&uri, "python", 1, PY);
+    s.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}}));
+    cursor(&mut s, &uri, 3, 8);
+    let rt = runtime();
+    rt.block_on(async {
+        let client = http_client(&record).await;
+        let e = envelope(&call(&client, "editor_get_context", json!({})).await);
+        assert_eq!(e["ok"], true, "{e}");
+        assert_eq!(e["data"], json!({}));
+        let ctx = &e["editorContext"];
+        assert_eq!(ctx["file"]["path"], path.display().to_string());
+        assert_eq!(ctx["cursor"], json!({"line": 4, "character": 9}));
+        assert_eq!(ctx["symbols"]["scopeHierarchy"], "Class:Greeter > Method:greet");
+        assert_eq!(ctx["symbols"]["source"], "tree-sitter");
+
+        cursor(&mut s, &uri, 7, 4);
+        let e = envelope(&call(&client, "editor_get_context", json!({})).await);
+        assert_eq!(e["editorContext"]["cursor"], json!({"line": 8, "character": 5}));
+        assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Function:main");
+
+        // A slow call keeps the context of its start, whatever the editor does meanwhile.
+        let slow = {
+            let client = http_client(&record).await;
+            tokio::spawn(async move { envelope(&call(&client, "test_sleep", json!({"ms": 600})).await) })
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        s.change(&uri, 2, json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "import os\n"}]));
+        cursor(&mut s, &uri, 0, 3);
+        let e = slow.await.unwrap();
+        assert_eq!(e["ok"], true, "{e}");
+        assert_eq!(e["editorContext"]["cursor"], json!({"line": 8, "character": 5}), "the context of the call's start");
+        assert_eq!(e["editorContext"]["file"]["lineCount"], 9);
+        let now = envelope(&call(&client, "editor_get_context", json!({})).await);
+        assert_eq!(now["editorContext"]["cursor"], json!({"line": 1, "character": 4}));
+        assert_eq!(now["editorContext"]["file"]["lineCount"], 10);
+
+        // System tools never carry it.
+        for system in ["bridge_status", "mcp_list_tools"] {
+            let e = envelope(&call(&client, system, json!({})).await);
+            assert_eq!(e["ok"], true, "{e}");
+            assert!(e.get("editorContext").is_none(), "{system}: {e}");
+        }
+        let status = envelope(&call(&client, "bridge_status", json!({})).await);
+        assert_eq!(status["data"]["editor"], "test-editor");
+        assert_eq!(status["data"]["mode"], "sidecar");
+        assert_eq!(status["data"]["documentsOpen"], 1);
+        assert_eq!(status["data"]["endpoint"], record["url"]);
+
+        // No editor has focus: no editorContext at all.
+        s.notify("locus/didChangeActiveEditor", json!({"textDocument": null}));
+        s.context(json!(null));
+        let r = call(&client, "editor_get_context", json!({})).await;
+        assert_eq!(r.is_error, Some(true));
+        let e = envelope(&r);
+        assert_eq!(e["error"]["code"], "E_NO_EDITOR", "{e}");
+        assert!(e.get("editorContext").is_none(), "{e}");
+        let e = envelope(&call(&client, "symbol_outline", json!({"path": "greeter.py"})).await);
+        assert_eq!(e["ok"], true, "a relative path resolves against the workspace folder: {e}");
+        assert_eq!(e["data"]["file"]["textFrom"], "editor", "the editor's text, edits included");
+        assert_eq!(e["data"]["symbols"][0]["range"]["start"], 2);
+        assert!(e.get("editorContext").is_none());
+    });
+    let file = dirs.discovery_file(s.pid());
+    s.stop();
+    wait_gone(&file);
+}
+
+#[test]
+fn security_token_origin_host_and_file_mode() {
+    let dirs = Dirs::new("mcp-security");
+    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "sec");
+    let url = record["url"].as_str().unwrap();
+    let token = record["token"].as_str().unwrap();
+    let bearer = format!("Bearer {token}");
+    let port = url.trim_start_matches("http://127.0.0.1:").split('/').next().unwrap();
+    assert_eq!(raw_post(url, &[]), 401, "no token");
+    assert_eq!(raw_post(url, &[("Authorization", "Bearer 0000")]), 401, "wrong token");
+    assert_eq!(raw_post(url, &[("Authorization", &format!("Bearer {}x", token))]), 401, "longer token");
+    assert_eq!(raw_post(url, &[("Authorization", token)]), 401, "not a bearer token");
+    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Origin", "http://evil.example")]), 403, "foreign Origin");
+    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Origin", "null")]), 403, "opaque Origin");
+    let evil_host = format!("evil.example:{port}");
+    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Host", &evil_host)]), 403, "DNS rebinding: foreign Host");
+    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Host", "192.168.1.2")]), 403, "non-loopback Host");
+    assert_eq!(raw_post(url, &[("Authorization", &bearer)]), 200, "the token alone is enough");
+    let local_origin = format!("http://localhost:{port}");
+    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Origin", &local_origin)]), 200, "a loopback Origin");
+
+    use std::os::unix::fs::PermissionsExt;
+    let file = dirs.discovery_file(s.pid());
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the discovery file holds the token");
+    let dir_mode = std::fs::metadata(dirs.discovery_dir()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(dir_mode, 0o700);
+
+    // SIGTERM: the file goes with the process.
+    let pid = s.pid() as i32;
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let status = s.wait();
+    assert!(!status.success());
+    wait_gone(&file);
+}
+
+#[test]
+fn discovery_file_removed_when_stdin_closes_and_stale_files_ignored() {
+    let dirs = Dirs::new("mcp-stdin");
+    let (mut s, _) = start_sidecar(&dirs, &dirs.workspace, "closer");
+    let file = dirs.discovery_file(s.pid());
+    assert!(file.exists());
+    // A stale file of a process that is gone: ignored and cleaned by whoever lists.
+    let dead = dirs.discovery_file(999_999_999);
+    std::fs::write(&dead, json!({"pid": 999_999_999u32, "url": "http://127.0.0.1:9/mcp", "token": "x",
+        "workspaceFolders": [dirs.workspace], "editor": "ghost", "version": "0", "startedAt": "", "lastActiveMs": u64::MAX}).to_string()).unwrap();
+    let (code, out, _) = locus(&dirs, &dirs.workspace, &["status"]);
+    assert_eq!(code, 0);
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["pid"], s.pid());
+    assert_eq!(lines[0]["status"]["editor"], "closer");
+    assert!(lines[0].get("token").is_none(), "status never prints the token");
+    assert!(!dead.exists(), "the stale file was removed");
+
+    s.wait();
+    wait_gone(&file);
+    let (_, out, err) = locus(&dirs, &dirs.workspace, &["status"]);
+    assert_eq!(out, "");
+    assert!(err.contains("no running sidecar"), "{err}");
+}
+
+#[test]
+fn locus_mcp_forwards_and_finds_a_restarted_editor() {
+    let dirs = Dirs::new("mcp-forward");
+    let path = dirs.workspace.join("greeter.py");
+    std::fs::write(&path, PY).unwrap();
+    let uri = file_uri(&path);
+    let sub = dirs.workspace.join("pkg");
+    std::fs::create_dir_all(&sub).unwrap();
+    // No sidecar: everything in-process, no live editor state.
+    let mut mcp = StdioMcp::start(&dirs, &sub, &[]);
+    let listed = mcp.request("tools/list", json!({}));
+    let names: Vec<&str> = listed["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"editor_get_context") && names.contains(&"symbol_scope_at"), "{names:?}");
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["mode"], "in-process");
+    let r = mcp.call("symbol_scope_at", json!({"path": path, "line": 4, "character": 9}));
+    assert_eq!(r["structuredContent"]["data"]["scopeHierarchy"], "Class:Greeter > Method:greet");
+    assert!(r["structuredContent"].get("editorContext").is_none());
+
+    // An editor starts: the next call goes to it.
+    let (mut a, _) = start_sidecar(&dirs, &dirs.workspace, "editor-a");
+    a.open(&uri, "python", 1, PY);
+    cursor(&mut a, &uri, 6, 2);
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["pid"], a.pid(), "{r}");
+    let r = mcp.call("editor_get_context", json!({}));
+    assert_eq!(r["structuredContent"]["editorContext"]["symbols"]["scopeHierarchy"], "Function:main", "{r}");
+    assert_eq!(r["isError"], false);
+    assert!(r["content"][0]["text"].as_str().unwrap().starts_with("Cursor at "));
+
+    // A deeper workspace folder wins over a shallower one.
+    let (b, _) = start_sidecar(&dirs, &sub, "editor-b");
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["editor"], "editor-b", "{r}");
+    drop(b);
+
+    // The editor restarts: the next call finds the new sidecar, no restart of `locus mcp`.
+    let old = a.pid();
+    a.stop();
+    wait_gone(&dirs.discovery_file(old));
+    let (c, _) = start_sidecar(&dirs, &dirs.workspace, "editor-c");
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["pid"], c.pid(), "{r}");
+    assert_eq!(r["structuredContent"]["data"]["editor"], "editor-c");
+    drop(c);
+    wait_gone(&dirs.discovery_file(old));
+    let status = mcp.close();
+    assert!(status.success(), "locus mcp exits cleanly when stdin closes");
+}
+
+#[test]
+fn locus_mcp_cancellation_and_timeout() {
+    let dirs = Dirs::new("mcp-cancel");
+    for forwarded in [false, true] {
+        let sidecar = forwarded.then(|| start_sidecar(&dirs, &dirs.workspace, "cancel-editor"));
+        let mut mcp = StdioMcp::start(&dirs, &dirs.workspace, &["--timeout", "300"]);
+        let r = mcp.call("test_sleep", json!({"ms": 5000}));
+        assert_eq!(r["structuredContent"]["error"]["code"], "E_TIMEOUT", "forwarded {forwarded}: {r}");
+        assert_eq!(r["structuredContent"]["error"]["details"]["timeoutMs"], 300);
+        if let Some((s, _)) = &sidecar {
+            let r = mcp.call("bridge_status", json!({}));
+            assert_eq!(r["structuredContent"]["data"]["pid"], s.pid());
+        }
+        // notifications/cancelled: the request ends without an answer, the server goes on.
+        let id = mcp.send("tools/call", json!({"name": "test_sleep", "arguments": {"ms": 200}}));
+        mcp.notify("notifications/cancelled", json!({"requestId": id, "reason": "test"}));
+        let next = mcp.request("tools/call", json!({"name": "bridge_status", "arguments": {}}));
+        assert_eq!(next["result"]["structuredContent"]["ok"], true);
+        drop(mcp);
+        drop(sidecar);
+    }
+}
+
+#[test]
+fn locus_call_types_params_by_schema_and_prints_the_envelope() {
+    let dirs = Dirs::new("mcp-call");
+    let path = dirs.workspace.join("greeter.py");
+    std::fs::write(&path, PY).unwrap();
+    let uri = file_uri(&path);
+    // In-process first.
+    let (code, out, _) = locus(&dirs, &dirs.workspace, &["call", "symbol_scope_at", "--param", "path=greeter.py", "--param", "line=4", "--param", "character=9"]);
+    assert_eq!(code, 0, "{out}");
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["data"]["scopeHierarchy"], "Class:Greeter > Method:greet");
+    assert!(e.get("editorContext").is_none());
+    let (code, out, err) = locus(&dirs, &dirs.workspace, &["call", "symbol_scope_at", "--json", "{\"path\": \"greeter.py\"}", "--param", "line=three"]);
+    assert_eq!(code, 1);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["error"]["code"], "E_INVALID_PARAMS");
+    assert!(err.contains("E_INVALID_PARAMS"), "{err}");
+    let (code, _, err) = locus(&dirs, &dirs.workspace, &["call"]);
+    assert_eq!(code, 2, "{err}");
+
+    // With a sidecar: its editorContext rides along.
+    let (mut s, _) = start_sidecar(&dirs, &dirs.workspace, "call-editor");
+    s.open(&uri, "python", 1, PY);
+    cursor(&mut s, &uri, 3, 8);
+    let (code, out, err) = locus(&dirs, &dirs.workspace, &["call", "symbol_outline", "--param", "path=greeter.py"]);
+    assert_eq!(code, 0, "{err}");
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Class:Greeter > Method:greet");
+    assert_eq!(e["data"]["symbols"][0]["name"], "Greeter");
+    let (code, out, _) = locus(&dirs, &dirs.workspace, &["call", "test_sleep", "--param", "ms=2000", "--timeout", "100"]);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["error"]["code"], "E_TIMEOUT");
+    let other = dirs.root.join("elsewhere");
+    std::fs::create_dir_all(&other).unwrap();
+    let ws = dirs.workspace.display().to_string();
+    let (code, out, _) = locus(&dirs, &other, &["call", "bridge_status", "--workspace", &ws]);
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["data"]["pid"], s.pid(), "--workspace chooses the sidecar");
+    let (_, out, _) = locus(&dirs, &other, &["call", "bridge_status"]);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["data"]["mode"], "in-process", "no sidecar serves that directory");
+    s.stop();
+}
+
+#[test]
+fn mcp_port_and_no_mcp() {
+    let dirs = Dirs::new("mcp-port");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let env: Vec<(&str, String)> = dirs.env();
+    let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let port_arg = port.to_string();
+    let mut s = lsp_support::Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
+    s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "fixed"}}));
+    let record = wait_record(&dirs, s.pid(), |r| r["editor"] == "fixed");
+    assert_eq!(record["url"], format!("http://127.0.0.1:{port}/mcp"));
+    s.stop();
+
+    let mut s = lsp_support::Server::start_with_env(&["--no-mcp"], &env_refs);
+    s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "none"}}));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!dirs.discovery_file(s.pid()).exists(), "--no-mcp writes no discovery file");
+    s.stop();
+
+    let (code, _, err) = locus(&dirs, &dirs.workspace, &["lsp", "--mcp-port", "70000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("1 to 65535"), "{err}");
+}

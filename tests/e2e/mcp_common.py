@@ -1,0 +1,181 @@
+"""Shared pieces of the MCP end-to-end tests: a `locus lsp` sidecar driven by a minimal LSP
+client, its discovery file, and the environment every process of a test shares.
+
+A missing peer (the `locus` binary, the `mcp` SDK, the MCP Inspector) fails the test: it
+never skips.
+"""
+
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20.0
+
+PY = '''class Greeter:
+    def greet(self, name):
+        msg = name
+        return msg
+
+
+def main():
+    pass
+'''
+
+
+def locus_bin() -> str:
+    path = os.environ.get("LOCUS_BIN")
+    if not path:
+        target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+        path = str(target / "debug" / "locus")
+    if not Path(path).is_file():
+        pytest.fail(f"locus binary not found at {path}: run `cargo build -p locus-server` or set LOCUS_BIN")
+    return path
+
+
+def inspector_bin() -> str:
+    path = os.environ.get("MCP_INSPECTOR") or str(ROOT / "tests" / "e2e" / "node_modules" / ".bin" / "mcp-inspector")
+    if not Path(path).exists():
+        pytest.fail(f"MCP Inspector not found at {path}: run scripts/install-test-peers.sh (npm i @modelcontextprotocol/inspector under tests/e2e)")
+    return path
+
+
+class Env:
+    """A test's runtime directory (where discovery files go) and workspace."""
+
+    def __init__(self, tmp: Path):
+        self.runtime = tmp / "run"
+        self.workspace = (tmp / "ws")
+        self.runtime.mkdir()
+        self.workspace.mkdir()
+        self.workspace = self.workspace.resolve()
+        self.vars = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), LOCUS_TEST_TOOLS="1", LOCUS_LOG="warn")
+
+    def discovery_file(self, pid: int) -> Path:
+        return self.runtime / "locus" / f"{pid}.json"
+
+
+class Sidecar:
+    """`locus lsp`, initialized by a client that reports its cursor (`locus/didChangeCursor`)."""
+
+    def __init__(self, env: Env, name: str = "pytest-editor"):
+        self.env = env
+        self.proc = subprocess.Popen([locus_bin(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env.vars)
+        self.messages: "queue.Queue[dict]" = queue.Queue()
+        self.next_id = 1
+        threading.Thread(target=self._read, daemon=True).start()
+        folder = env.workspace.as_uri()
+        self.request("initialize", {"processId": None, "rootUri": folder, "workspaceFolders": [{"uri": folder, "name": "ws"}],
+                                    "capabilities": {"experimental": {"locus": {"cursor": True}}}, "clientInfo": {"name": name}})
+        self.notify("initialized", {})
+        self.record = self._wait_record()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            self.messages.put(json.loads(out.read(length)))
+
+    def _send(self, message: dict):
+        body = json.dumps(message).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params):
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params):
+        rid = self.next_id
+        self.next_id += 1
+        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        deadline = time.time() + WAIT
+        while time.time() < deadline:
+            try:
+                m = self.messages.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if m.get("id") == rid and "method" not in m:
+                if "error" in m:
+                    raise RuntimeError(m["error"])
+                return m.get("result")
+        raise TimeoutError(f"no response to {method}")
+
+    def _wait_record(self) -> dict:
+        path = self.env.discovery_file(self.proc.pid)
+        deadline = time.time() + WAIT
+        while time.time() < deadline:
+            try:
+                record = json.loads(path.read_text())
+                if record["workspaceFolders"]:
+                    return record
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.02)
+        raise TimeoutError(f"no discovery file at {path}")
+
+    @property
+    def url(self) -> str:
+        return self.record["url"]
+
+    @property
+    def token(self) -> str:
+        return self.record["token"]
+
+    def open(self, path: Path, text: str, language: str = "python"):
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": path.as_uri(), "languageId": language, "version": 1, "text": text}})
+        self.notify("locus/didChangeActiveEditor", {"textDocument": {"uri": path.as_uri()}})
+
+    def cursor(self, path: Path, line: int, character: int):
+        """Moves the cursor (0-based) and waits until the server has applied it."""
+        self.notify("locus/didChangeCursor", {"textDocument": {"uri": path.as_uri()}, "position": {"line": line, "character": character}})
+        self.request("locus/getContext", None)
+
+    def edit(self, path: Path, version: int, line: int, text: str):
+        self.notify("textDocument/didChange", {"textDocument": {"uri": path.as_uri(), "version": version},
+                                              "contentChanges": [{"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "text": text}]})
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.request("shutdown", None)
+                self.notify("exit", None)
+                self.proc.stdin.close()
+            except (OSError, RuntimeError, TimeoutError):
+                pass
+            try:
+                self.proc.wait(timeout=WAIT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def env(tmp_path):
+    return Env(tmp_path)
+
+
+@pytest.fixture
+def sidecar(env):
+    s = Sidecar(env)
+    path = env.workspace / "greeter.py"
+    path.write_text(PY)
+    s.open(path, PY)
+    s.cursor(path, 3, 8)
+    s.greeter = path
+    yield s
+    s.stop()

@@ -1,0 +1,180 @@
+"""The Python `mcp` SDK (2.x, `from mcp import Client`) against Locus: over streamable HTTP
+to the `locus lsp` sidecar, and over `locus mcp` on stdio (forwarding, and in-process).
+
+Needs the `mcp` package (scripts/install-test-peers.sh installs it) and the `locus` binary
+($LOCUS_BIN, else target/debug/locus). A missing peer fails the test: it never skips.
+"""
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from mcp_common import PY, Env, Sidecar, env, locus_bin, sidecar  # noqa: F401 (fixtures)
+
+try:
+    from mcp import Client, StdioServerParameters
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+except ImportError as e:  # a missing peer fails loudly
+    Client = None
+    IMPORT_ERROR = e
+
+
+def need_sdk():
+    if Client is None:
+        pytest.fail(f"the Python `mcp` SDK is missing ({IMPORT_ERROR}): run scripts/install-test-peers.sh")
+
+
+def http(sidecar_: Sidecar, token: str | None = None):
+    headers = {"Authorization": f"Bearer {token if token is not None else sidecar_.token}"}
+    return Client(streamable_http_client(sidecar_.url, http_client=create_mcp_http_client(headers=headers)))
+
+
+def stdio(env_: Env, *args: str, cwd=None):
+    return Client(StdioServerParameters(command=locus_bin(), args=["mcp", *args], env=env_.vars, cwd=str(cwd or env_.workspace)))
+
+
+def structured(result) -> dict:
+    return result.structured_content
+
+
+def test_http_tools_list_and_editor_context(sidecar):
+    need_sdk()
+
+    async def main():
+        async with http(sidecar) as client:
+            tools = (await client.list_tools()).tools
+            by_name = {t.name: t for t in tools}
+            assert by_name["editor_get_context"].description == "Get current editor cursor position, selection, and containing symbol context"
+            assert by_name["symbol_scope_at"].input_schema["required"] == ["path", "line"]
+            meta = by_name["editor_get_context"].meta
+            assert meta["locus/whenToUse"].startswith("USE FOR: understanding where the user is working")
+
+            r = await client.call_tool("editor_get_context", {})
+            assert r.is_error is False
+            e = structured(r)
+            assert e["ok"] is True and e["type"] == "success" and e["data"] == {}
+            assert e["editorContext"]["cursor"] == {"line": 4, "character": 9}
+            assert e["editorContext"]["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+            assert e["meta"]["tool"] == "editor_get_context" and e["meta"]["durationMs"] >= 0
+            assert r.content[0].text.startswith("Cursor at ")
+
+            sidecar.cursor(sidecar.greeter, 7, 4)
+            e = structured(await client.call_tool("editor_get_context", {}))
+            assert e["editorContext"]["symbols"]["scopeHierarchy"] == "Function:main"
+
+            for system in ["bridge_status", "mcp_list_tools"]:
+                e = structured(await client.call_tool(system, {}))
+                assert e["ok"] is True
+                assert "editorContext" not in e, system
+
+            r = await client.call_tool("symbol_scope_at", {"path": "greeter.py", "line": "four"})
+            assert r.is_error is True
+            err = structured(r)["error"]
+            assert err["code"] == "E_INVALID_PARAMS"
+            assert "`line`" in err["message"] and "integer" in err["message"] and "e.g. 46" in err["message"]
+            assert err["hint"]
+
+    asyncio.run(main())
+
+
+def test_http_slow_call_keeps_the_context_of_its_start(sidecar):
+    need_sdk()
+
+    async def main():
+        async with http(sidecar) as client:
+            slow = asyncio.create_task(client.call_tool("test_sleep", {"ms": 800}))
+            await asyncio.sleep(0.3)
+            sidecar.edit(sidecar.greeter, 2, 0, "import os\n")
+            sidecar.cursor(sidecar.greeter, 0, 2)
+            e = structured(await slow)
+            assert e["ok"] is True
+            assert e["editorContext"]["cursor"] == {"line": 4, "character": 9}
+            assert e["editorContext"]["file"]["lineCount"] == 9
+            now = structured(await client.call_tool("editor_get_context", {}))
+            assert now["editorContext"]["cursor"] == {"line": 1, "character": 3}
+            assert now["editorContext"]["file"]["lineCount"] == 10
+
+            sidecar.notify("locus/didChangeActiveEditor", {"textDocument": None})
+            sidecar.request("locus/getContext", None)
+            r = await client.call_tool("editor_get_context", {})
+            e = structured(r)
+            assert e["error"]["code"] == "E_NO_EDITOR"
+            assert "editorContext" not in e
+
+    asyncio.run(main())
+
+
+def test_http_without_the_token_is_refused(sidecar):
+    need_sdk()
+
+    async def main():
+        with pytest.raises(BaseException):
+            async with http(sidecar, token="wrong") as client:
+                await client.list_tools()
+        with pytest.raises(BaseException):
+            async with Client(sidecar.url) as client:
+                await client.list_tools()
+
+    asyncio.run(main())
+
+
+def test_stdio_forwards_to_the_sidecar(sidecar, env):
+    need_sdk()
+
+    async def main():
+        async with stdio(env, cwd=env.workspace) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert {"editor_get_context", "symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"} <= names
+            e = structured(await client.call_tool("editor_get_context", {}))
+            assert e["editorContext"]["cursor"] == {"line": 4, "character": 9}
+            status = structured(await client.call_tool("bridge_status", {}))["data"]
+            assert status["mode"] == "sidecar" and status["pid"] == sidecar.proc.pid
+            e = structured(await client.call_tool("symbol_outline", {"path": "greeter.py"}))
+            assert [s["name"] for s in e["data"]["symbols"]] == ["Greeter", "main"]
+
+    asyncio.run(main())
+
+
+def test_stdio_in_process_without_a_sidecar(env):
+    need_sdk()
+    (env.workspace / "greeter.py").write_text(PY)
+
+    async def main():
+        async with stdio(env, "--timeout", "200") as client:
+            status = structured(await client.call_tool("bridge_status", {}))["data"]
+            assert status["mode"] == "in-process"
+            r = await client.call_tool("editor_get_context", {})
+            assert r.is_error is True and structured(r)["error"]["code"] == "E_NO_EDITOR"
+            assert "editorContext" not in structured(r)
+            e = structured(await client.call_tool("symbol_scope_at", {"path": "greeter.py", "line": 4, "character": 9}))
+            assert e["data"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+            e = structured(await client.call_tool("test_sleep", {"ms": 3000}))
+            assert e["error"]["code"] == "E_TIMEOUT"
+
+    asyncio.run(main())
+
+
+def test_stdio_finds_a_restarted_editor(env):
+    need_sdk()
+
+    async def main():
+        async with stdio(env) as client:
+            first = Sidecar(env, "first")
+            try:
+                s = structured(await client.call_tool("bridge_status", {}))["data"]
+                assert s["pid"] == first.proc.pid and s["editor"] == "first"
+            finally:
+                first.stop()
+            second = Sidecar(env, "second")
+            try:
+                s = structured(await client.call_tool("bridge_status", {}))["data"]
+                assert s["pid"] == second.proc.pid and s["editor"] == "second"
+            finally:
+                second.stop()
+            s = structured(await client.call_tool("bridge_status", {}))["data"]
+            assert s["mode"] == "in-process"
+
+    asyncio.run(main())
