@@ -184,25 +184,9 @@ impl std::error::Error for ToolError {}
 /// Formats a time since the Unix epoch as RFC 3339 in UTC with milliseconds
 /// (`2026-11-03T14:05:09.123Z`).
 pub fn rfc3339(since_epoch: std::time::Duration) -> String {
-    let secs = since_epoch.as_secs() as i64;
-    let millis = since_epoch.subsec_millis();
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    // One calendar implementation serves the project: locus-memory's timestamps.
+    let millis = i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX);
+    locus_memory::Timestamp::from_millis(millis).to_string()
 }
 
 #[cfg(test)]
