@@ -169,6 +169,15 @@ impl Source {
             .clone()
     }
 
+    /// The outline extracted from scratch from the current tree, ignoring every cache: what
+    /// [`Source::outline`] must always equal. For tests and diagnostics.
+    pub fn outline_from_scratch(&self) -> Outline {
+        match (&self.config, &self.tree) {
+            (Some(config), Some(tree)) => outline::extract(config, tree, &self.doc),
+            _ => Outline::default(),
+        }
+    }
+
     /// The symbols containing byte `offset`, outermost first, cloned without their children.
     pub fn scopes_at(&self, offset: usize) -> Vec<Symbol> {
         let outline = self.outline();

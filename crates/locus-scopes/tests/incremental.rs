@@ -1,5 +1,11 @@
-//! Incremental reparsing: after any sequence of edits, the tree (and the outline) of a
-//! `Source` edited in place equal those of a fresh parse of the same text.
+//! Incremental reparsing: after any sequence of edits, a `Source` edited in place agrees with
+//! a fresh parse of the same text.
+//!
+//! - Its outline, updated incrementally, always equals the outline extracted from scratch
+//!   from its tree.
+//! - Its tree equals a fresh parse whenever the text has no syntax error. With errors,
+//!   tree-sitter's recovery depends on the parse history, so an incrementally reparsed tree
+//!   may legitimately differ from a fresh one there (tree-sitter does not promise otherwise).
 
 use locus_doc::{Document, Position, PositionEncoding, Range};
 use locus_scopes::{Registry, Source};
@@ -44,10 +50,13 @@ proptest! {
                 let _ = source.outline();
             }
         }
+        prop_assert_eq!(&*source.outline(), &source.outline_from_scratch());
         let fresh = Source::new(Document::new(&source.doc().text(), 0), Some(lang));
         let (a, b) = (source.tree().unwrap().root_node(), fresh.tree().unwrap().root_node());
-        prop_assert_eq!(a.to_sexp(), b.to_sexp());
-        prop_assert_eq!(a.byte_range(), b.byte_range());
-        prop_assert_eq!(&*source.outline(), &*fresh.outline());
+        if !b.has_error() {
+            prop_assert_eq!(a.to_sexp(), b.to_sexp());
+            prop_assert_eq!(a.byte_range(), b.byte_range());
+            prop_assert_eq!(&*source.outline(), &*fresh.outline());
+        }
     }
 }
