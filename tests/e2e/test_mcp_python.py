@@ -178,3 +178,39 @@ def test_stdio_finds_a_restarted_editor(env):
             assert s["mode"] == "in-process"
 
     asyncio.run(main())
+
+
+def test_stdio_dialog_first_request_from_a_transcript(env, tmp_path):
+    """Issue 5 through a real MCP client: the user's first request, verbatim, from a Claude Code
+    transcript of this workspace (a fixture home, so the machine's own transcripts stay out)."""
+    need_sdk()
+    home = tmp_path / "home"
+    claude = home / ".claude"
+    workspace = str(env.workspace)
+    project = claude / "projects" / workspace.replace("/", "-")
+    project.mkdir(parents=True)
+    first = "Add a retry with backoff to the HTTP client — keep the 30 s timeout 🚀"
+    records = [
+        {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": "s-1", "cwd": workspace,
+         "timestamp": "2026-11-20T10:00:00.000Z", "message": {"role": "user", "content": first}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s-1", "cwd": workspace,
+         "timestamp": "2026-11-20T10:00:05.000Z", "message": {"role": "assistant", "content": [{"type": "text", "text": "On it."}]}},
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "sessionId": "s-1", "cwd": workspace,
+         "timestamp": "2026-11-20T10:01:00.000Z", "message": {"role": "user", "content": "Now add a test."}},
+    ]
+    (project / "s-1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    env.vars.update(LOCUS_MEMORY_HOME=str(home), CLAUDE_CONFIG_DIR=str(claude), CODEX_HOME=str(home / ".codex"),
+                    GEMINI_CLI_HOME=str(home))
+
+    async def main():
+        async with stdio(env) as client:
+            r = await client.call_tool("dialog_get_first_request", {})
+            e = structured(r)
+            assert e["ok"] is True, e
+            assert e["data"]["firstRequest"] == first
+            assert e["data"]["sessionId"] == "s-1"
+            r = await client.call_tool("dialog_get_request", {"index": 3})
+            e = structured(r)
+            assert e["ok"] is False and e["error"]["message"] == "Index 3 exceeds total requests (2)"
+
+    asyncio.run(main())
