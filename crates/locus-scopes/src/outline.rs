@@ -224,7 +224,7 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
     // Between two children of the innermost holder (or two top-level symbols): re-extract the
     // gap only. Not where symbols depend on their siblings (merging, heading levels).
     let independent = config.patterns.iter().all(|p| p.merge == Merge::No && p.level.is_none());
-    if independent && self_contained(&outline.symbols, &path, dirty) {
+    if independent && self_contained(&outline.symbols, &path) {
         let (children, lo, hi) = match path.is_empty() {
             true => (&outline.symbols, 0, doc.len_bytes()),
             false => {
@@ -251,7 +251,7 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
     }
     // Re-extract the innermost holder that comes back unchanged itself, then the next one out.
     for depth in (1..=path.len()).rev() {
-        if !self_contained(&outline.symbols, &path[..depth], dirty) {
+        if !self_contained(&outline.symbols, &path[..depth]) {
             continue;
         }
         let target = symbol_at(&outline.symbols, &path[..depth]);
@@ -270,18 +270,16 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
     extract(config, tree, doc)
 }
 
-/// Whether re-extracting the symbol at `path` brings back all that changed inside it: no
-/// symbol hoisted out of it (a sibling overlapping it, `hoist`) touches the dirty span, where
-/// it may have changed or gone. (New hoisted symbols make `extract_region` give up by itself.)
-/// The top level always does.
-fn self_contained(top: &[Symbol], path: &[usize], dirty: Span) -> bool {
+/// Whether the symbol at `path` holds all that was extracted from inside it: no sibling
+/// overlaps it, as one hoisted out of it (`hoist`) would. A hoisted symbol depends on its
+/// container (a `self.x` exists only inside a method), not only on its own text, so any edit
+/// inside the holder may add, change or remove it. The top level always holds all.
+fn self_contained(top: &[Symbol], path: &[usize]) -> bool {
     let Some((&last, rest)) = path.split_last() else { return true };
     let siblings = if rest.is_empty() { top } else { &symbol_at(top, rest).children };
     let target = siblings[last].range;
     siblings.iter().enumerate().all(|(i, s)| {
-        let hoisted = i != last && s.range.start < target.end && target.start < s.range.end
-            || i != last && target.contains(s.range);
-        !hoisted || s.range.end < dirty.start || dirty.end < s.range.start
+        i == last || (s.range.end <= target.start || target.end <= s.range.start) && !target.contains(s.range)
     })
 }
 
