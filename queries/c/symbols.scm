@@ -45,50 +45,5 @@
 (enum_specifier name: (_) @name body: (_)) @symbol.enum
 (enumerator name: (_) @name) @symbol.enum_member
 
-; --- Fields. `int *a, *b;` makes one symbol per declarator, each over its own declarator. ---
-(field_declaration declarator: [
-  (field_identifier) @name
-  (pointer_declarator declarator: (field_identifier) @name)
-  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
-  (array_declarator declarator: (field_identifier) @name)
-  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
-  (bitfield_clause)] @symbol.field . ",")
-(field_declaration "," . declarator: [
-  (field_identifier) @name
-  (pointer_declarator declarator: (field_identifier) @name)
-  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
-  (array_declarator declarator: (field_identifier) @name)] @symbol.field)
-(field_declaration ",") @skip
-(field_declaration declarator: [
-  (field_identifier) @name
-  (pointer_declarator declarator: (field_identifier) @name)
-  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
-  (array_declarator declarator: (field_identifier) @name)
-  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))]) @symbol.field
-
-; --- Global variables (function bodies are ignored above), one per declarator as for fields. ---
-(declaration declarator: [
-  (identifier) @name
-  (pointer_declarator declarator: (identifier) @name)
-  (array_declarator declarator: (identifier) @name)
-  (init_declarator declarator: [
-    (identifier) @name
-    (pointer_declarator declarator: (identifier) @name)
-    (array_declarator declarator: (identifier) @name)])] @symbol.variable . ",")
-(declaration "," . declarator: [
-  (identifier) @name
-  (pointer_declarator declarator: (identifier) @name)
-  (array_declarator declarator: (identifier) @name)
-  (init_declarator declarator: [
-    (identifier) @name
-    (pointer_declarator declarator: (identifier) @name)
-    (array_declarator declarator: (identifier) @name)])] @symbol.variable)
-(declaration ",") @skip
-(declaration declarator: [
-  (identifier) @name
-  (pointer_declarator declarator: (identifier) @name)
-  (array_declarator declarator: (identifier) @name)
-  (init_declarator declarator: [
-    (identifier) @name
-    (pointer_declarator declarator: (identifier) @name)
-    (array_declarator declarator: (identifier) @name)])]) @symbol.variable
+; Fields and global (and namespace) variables, one symbol per declarator: queries/_c.
+; inherits: _c
