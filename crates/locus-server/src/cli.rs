@@ -88,43 +88,71 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     result
 }
 
+/// Walks command-line options written `--flag value` or `--flag=value`.
+pub struct Flags<'a> {
+    args: &'a [String],
+    next: usize,
+    current: usize,
+}
+
+impl<'a> Flags<'a> {
+    /// Walks `args` from the first.
+    pub fn new(args: &'a [String]) -> Flags<'a> {
+        Flags { args, next: 0, current: 0 }
+    }
+
+    /// The next argument, split into the flag and the value written after `=` (`--flag=value`).
+    pub fn next_flag(&mut self) -> Option<(&'a str, Option<&'a str>)> {
+        let arg = self.args.get(self.next)?.as_str();
+        self.current = self.next;
+        self.next += 1;
+        Some(match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+            _ => (arg, None),
+        })
+    }
+
+    /// The argument [`Flags::next_flag`] last returned, as written.
+    pub fn current(&self) -> &'a str {
+        &self.args[self.current]
+    }
+
+    /// The value of `flag`: the one written after `=`, else the next argument; `what` names
+    /// it in the error when there is none.
+    pub fn value(&mut self, flag: &str, inline: Option<&str>, what: &str) -> Result<String, CliError> {
+        if let Some(v) = inline {
+            return Ok(v.to_string());
+        }
+        let v = self.args.get(self.next).cloned().ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))?;
+        self.next += 1;
+        Ok(v)
+    }
+}
+
 /// Parses the options of `locus lsp`. `env_log` is the value of `LOCUS_LOG`, if set.
 pub fn lsp_options(args: &[String], env_log: Option<&str>) -> Result<crate::lsp::Options, CliError> {
     use crate::lsp::Level;
     let mut mcp = true;
     let mut port: Option<u16> = None;
     let mut level: Option<Level> = None;
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg, None),
-        };
-        let mut value = |what: &str| -> Result<String, CliError> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            i += 1;
-            args.get(i).cloned().ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))
-        };
+    let mut flags = Flags::new(args);
+    while let Some((flag, inline)) = flags.next_flag() {
         match flag {
             "--no-mcp" if inline.is_none() => mcp = false,
             "--mcp-port" => {
-                let v = value("a port number")?;
+                let v = flags.value(flag, inline, "a port number")?;
                 port = Some(v.trim().parse::<u16>().map_err(|_| {
                     CliError::Usage(format!("`--mcp-port {v}`: the port must be a whole number from 1 to 65535 (or 0 for a random port)"))
                 })?);
             }
             "--log-level" => {
-                let v = value("a level")?;
+                let v = flags.value(flag, inline, "a level")?;
                 level = Some(v.parse().map_err(|e: String| CliError::Usage(format!("`--log-level`: {e}")))?);
             }
             // vscode-languageclient adds `--stdio` to the command it starts.
             "--stdio" if inline.is_none() => {}
             other => return Err(CliError::Usage(format!("unknown option `{other}` for `locus lsp`"))),
         }
-        i += 1;
     }
     let log_level = match (level, env_log) {
         (Some(l), _) => l,

@@ -29,38 +29,25 @@ impl Target {
     fn take(args: &[String], command: &str) -> Result<(Target, Vec<String>), CliError> {
         let mut target = Target::default();
         let mut rest = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let arg = &args[i];
-            let (flag, inline) = match arg.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-                _ => (arg.as_str(), None),
-            };
-            let mut value = |what: &str| -> Result<String, CliError> {
-                if let Some(v) = inline.clone() {
-                    return Ok(v);
-                }
-                i += 1;
-                args.get(i).cloned().ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))
-            };
+        let mut flags = crate::cli::Flags::new(args);
+        while let Some((flag, inline)) = flags.next_flag() {
             match flag {
                 "--workspace" => {
-                    let dir = PathBuf::from(value("a directory")?);
+                    let dir = PathBuf::from(flags.value(flag, inline, "a directory")?);
                     if !dir.is_dir() {
                         return Err(CliError::Usage(format!("`--workspace {}`: not a directory", dir.display())));
                     }
                     target.workspace = Some(std::fs::canonicalize(&dir).unwrap_or(dir));
                 }
                 "--timeout" => {
-                    let v = value("milliseconds")?;
+                    let v = flags.value(flag, inline, "milliseconds")?;
                     let ms = v.trim().parse::<u64>().ok().filter(|ms| *ms > 0).ok_or_else(|| {
                         CliError::Usage(format!("`--timeout {v}`: expected a positive whole number of milliseconds, e.g. 30000"))
                     })?;
                     target.timeout = Some(Duration::from_millis(ms));
                 }
-                _ => rest.push(arg.clone()),
+                _ => rest.push(flags.current().to_string()),
             }
-            i += 1;
         }
         let _ = command;
         Ok((target, rest))
@@ -104,30 +91,18 @@ pub fn call(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let mut tool: Option<String> = None;
     let mut json_args = Map::new();
     let mut params: Vec<(String, String)> = Vec::new();
-    let mut i = 0;
-    while i < rest.len() {
-        let arg = rest[i].as_str();
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg, None),
-        };
-        let mut value = |what: &str| -> Result<String, CliError> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            i += 1;
-            rest.get(i).cloned().ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))
-        };
+    let mut flags = crate::cli::Flags::new(&rest);
+    while let Some((flag, inline)) = flags.next_flag() {
         match flag {
             "--param" | "-p" => {
-                let kv = value("KEY=VALUE")?;
+                let kv = flags.value(flag, inline, "KEY=VALUE")?;
                 let Some((k, v)) = kv.split_once('=') else {
                     return Err(CliError::Usage(format!("`--param {kv}`: expected KEY=VALUE, e.g. --param line=12")));
                 };
                 params.push((k.trim().to_string(), v.to_string()));
             }
             "--json" => {
-                let text = value("a JSON object")?;
+                let text = flags.value(flag, inline, "a JSON object")?;
                 match serde_json::from_str::<Value>(&text) {
                     Ok(Value::Object(map)) => json_args.extend(map),
                     Ok(_) => return Err(CliError::Usage("`--json` takes a JSON object, e.g. '{\"path\": \"src/app.ts\"}'".into())),
@@ -138,7 +113,6 @@ pub fn call(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             name if tool.is_none() => tool = Some(name.to_string()),
             extra => return Err(CliError::Usage(format!("`locus call` takes one TOOL; `{extra}` is extra (parameters go in --param k=v)"))),
         }
-        i += 1;
     }
     let Some(tool) = tool else {
         return Err(CliError::Usage("`locus call` needs a TOOL name; `locus tools` lists them".into()));
