@@ -54,7 +54,9 @@ fn main() {
         entries.insert(entry.id.clone(), entry);
     }
 
-    let mut out = String::from("/// The built-in registry, generated from `grammars/*.toml`.\npub(crate) static BUILTIN: &[crate::registry::LanguageEntry] = &[\n");
+    let mut out = String::from(
+        "/// The built-in registry, generated from `grammars/*.toml`.\npub(crate) static BUILTIN: &[crate::registry::LanguageEntry] = &[\n",
+    );
     for e in entries.values() {
         let krate = e.grammar.krate.replace('-', "_");
         writeln!(
@@ -69,7 +71,8 @@ fn main() {
     for dir in sorted_dirs(&queries) {
         for file in sorted_files(&dir, "scm") {
             let rel = file.strip_prefix(&queries).unwrap().to_string_lossy().replace('\\', "/");
-            writeln!(out, "    ({rel:?}, include_str!({:?})),", file.canonicalize().unwrap()).unwrap();
+            writeln!(out, "    ({rel:?}, include_str!({:?})),", file.canonicalize().unwrap())
+                .unwrap();
         }
     }
     out.push_str("];\n");

@@ -16,8 +16,11 @@ fn main() {
 }
 
 fn corpus(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large").join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (the benchmarks need ../shared beside the repo)", path.display()))
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{}: {e} (the benchmarks need ../shared beside the repo)", path.display())
+    })
 }
 
 const TS: &str = "microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
@@ -28,7 +31,14 @@ fn open(name: &str, lang: &str) -> Source {
 }
 
 fn request(cursor: usize) -> Request<'static> {
-    Request { path: "/bench", language_id: None, is_dirty: false, cursor, selection: None, symbols: Symbols::Syntax }
+    Request {
+        path: "/bench",
+        language_id: None,
+        is_dirty: false,
+        cursor,
+        selection: None,
+        symbols: Symbols::Syntax,
+    }
 }
 
 #[divan::bench(args = [(TS, "typescript"), (PY, "python")], sample_count = 20)]

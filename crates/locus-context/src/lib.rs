@@ -132,7 +132,11 @@ impl SymbolsInfo {
 
     /// `Class:UserService > Method:findUser`, or the empty string at top level.
     pub fn hierarchy(&self) -> String {
-        self.containing_scopes.iter().map(|s| format!("{}:{}", s.kind, s.name)).collect::<Vec<_>>().join(" > ")
+        self.containing_scopes
+            .iter()
+            .map(|s| format!("{}:{}", s.kind, s.name))
+            .collect::<Vec<_>>()
+            .join(" > ")
     }
 }
 
@@ -171,17 +175,30 @@ pub fn build(source: &Source, request: &Request<'_>) -> EditorContext {
         .map(str::to_string)
         .or_else(|| source.language().map(|l| l.id().to_string()))
         .unwrap_or_else(|| "plaintext".to_string());
-    let file = FileInfo { path: request.path.to_string(), language_id, line_count: doc.line_count(), is_dirty: request.is_dirty };
+    let file = FileInfo {
+        path: request.path.to_string(),
+        language_id,
+        line_count: doc.line_count(),
+        is_dirty: request.is_dirty,
+    };
     let selection = match request.selection {
         Some(span) if span.start != span.end => {
             let (a, b) = (span.start.min(span.end), span.start.max(span.end));
-            Selection::Text { text: doc.slice(a, b), start: cursor_at(doc, a), end: cursor_at(doc, b) }
+            Selection::Text {
+                text: doc.slice(a, b),
+                start: cursor_at(doc, a),
+                end: cursor_at(doc, b),
+            }
         }
         _ => Selection::Empty,
     };
     let symbols = match request.symbols {
-        Symbols::Editor(outline) => symbols_info(doc, outline, cursor, SymbolSource::LanguageServer),
-        Symbols::Syntax if source.has_symbols() => symbols_info(doc, &source.outline(), cursor, SymbolSource::TreeSitter),
+        Symbols::Editor(outline) => {
+            symbols_info(doc, outline, cursor, SymbolSource::LanguageServer)
+        }
+        Symbols::Syntax if source.has_symbols() => {
+            symbols_info(doc, &source.outline(), cursor, SymbolSource::TreeSitter)
+        }
         Symbols::Syntax => SymbolsInfo {
             total_in_document: 0,
             containing_scopes: Vec::new(),
@@ -192,7 +209,12 @@ pub fn build(source: &Source, request: &Request<'_>) -> EditorContext {
     EditorContext { file, cursor: cursor_at(doc, cursor), selection, symbols }
 }
 
-fn symbols_info(doc: &Document, outline: &Outline, cursor: usize, source: SymbolSource) -> SymbolsInfo {
+fn symbols_info(
+    doc: &Document,
+    outline: &Outline,
+    cursor: usize,
+    source: SymbolSource,
+) -> SymbolsInfo {
     let containing_scopes = outline
         .chain_at(cursor)
         .into_iter()

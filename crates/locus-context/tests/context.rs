@@ -10,7 +10,14 @@ fn source(text: &str, lang: Option<&str>) -> Source {
 }
 
 fn request(cursor: usize) -> Request<'static> {
-    Request { path: "/w/f", language_id: None, is_dirty: false, cursor, selection: None, symbols: Symbols::Syntax }
+    Request {
+        path: "/w/f",
+        language_id: None,
+        is_dirty: false,
+        cursor,
+        selection: None,
+        symbols: Symbols::Syntax,
+    }
 }
 
 #[test]
@@ -51,7 +58,9 @@ fn selection_text_and_range() {
     let mut req = request(4);
     req.selection = Some(Span { start: 15, end: 4 });
     let ctx = build(&src, &req);
-    let Selection::Text { text, start, end } = ctx.selection else { panic!("expected a selection") };
+    let Selection::Text { text, start, end } = ctx.selection else {
+        panic!("expected a selection")
+    };
     assert_eq!(text, "a = 1;\nlet ");
     assert_eq!((start.line, start.character, end.line, end.character), (1, 5, 2, 5));
 }

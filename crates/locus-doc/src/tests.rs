@@ -40,12 +40,20 @@ fn positions_past_the_end_clamp() {
 fn edits_apply_in_every_encoding() {
     let mut doc = Document::new("héllo 😀 world", 1);
     let edit = doc
-        .apply_change(Some(Range { start: pos(0, 6), end: pos(0, 8) }), "🎉", PositionEncoding::Utf16)
+        .apply_change(
+            Some(Range { start: pos(0, 6), end: pos(0, 8) }),
+            "🎉",
+            PositionEncoding::Utf16,
+        )
         .unwrap();
     assert_eq!(doc.text(), "héllo 🎉 world");
     assert_eq!((edit.start_byte, edit.old_end_byte, edit.new_end_byte), (7, 11, 11));
-    doc.apply_change(Some(Range { start: pos(0, 1), end: pos(0, 2) }), "e", PositionEncoding::Utf32)
-        .unwrap();
+    doc.apply_change(
+        Some(Range { start: pos(0, 1), end: pos(0, 2) }),
+        "e",
+        PositionEncoding::Utf32,
+    )
+    .unwrap();
     assert_eq!(doc.text(), "hello 🎉 world");
     doc.apply_change(None, "new", PositionEncoding::Utf8).unwrap();
     assert_eq!(doc.text(), "new");
@@ -55,7 +63,11 @@ fn edits_apply_in_every_encoding() {
 fn inverted_ranges_are_refused_and_change_nothing() {
     let mut doc = Document::new("abc", 1);
     let err = doc
-        .apply_change(Some(Range { start: pos(0, 2), end: pos(0, 1) }), "x", PositionEncoding::Utf16)
+        .apply_change(
+            Some(Range { start: pos(0, 2), end: pos(0, 1) }),
+            "x",
+            PositionEncoding::Utf16,
+        )
         .unwrap_err();
     assert!(err.to_string().contains("before it starts"));
     assert_eq!(doc.text(), "abc");
@@ -107,8 +119,16 @@ impl Model {
 fn arb_text() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
-            Just("a"), Just("é"), Just("😀"), Just("\n"), Just("\r\n"), Just("\r"), Just(" "),
-            Just("𝕏"), Just("ab"), Just("\t"),
+            Just("a"),
+            Just("é"),
+            Just("😀"),
+            Just("\n"),
+            Just("\r\n"),
+            Just("\r"),
+            Just(" "),
+            Just("𝕏"),
+            Just("ab"),
+            Just("\t"),
         ],
         0..12,
     )
@@ -116,7 +136,11 @@ fn arb_text() -> impl Strategy<Value = String> {
 }
 
 fn arb_encoding() -> impl Strategy<Value = PositionEncoding> {
-    prop_oneof![Just(PositionEncoding::Utf8), Just(PositionEncoding::Utf16), Just(PositionEncoding::Utf32)]
+    prop_oneof![
+        Just(PositionEncoding::Utf8),
+        Just(PositionEncoding::Utf16),
+        Just(PositionEncoding::Utf32)
+    ]
 }
 
 proptest! {

@@ -15,7 +15,8 @@ pub const CURSOR: &str = "$0";
 ///
 /// Panics (it is test code) when there is not exactly one marker, naming the fixture.
 pub fn cursor(fixture: &str) -> (String, usize) {
-    let offset = fixture.find(CURSOR).unwrap_or_else(|| panic!("fixture has no $0 cursor:\n{fixture}"));
+    let offset =
+        fixture.find(CURSOR).unwrap_or_else(|| panic!("fixture has no $0 cursor:\n{fixture}"));
     let text = format!("{}{}", &fixture[..offset], &fixture[offset + CURSOR.len()..]);
     assert!(!text.contains(CURSOR), "fixture has more than one $0:\n{fixture}");
     (text, offset)
@@ -45,9 +46,8 @@ pub fn annotations(text: &str, comment: &str) -> Vec<Annotation> {
     let mut target: Option<usize> = None;
     for (i, &(_, line)) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
-        let is_annotation = trimmed
-            .strip_prefix(comment)
-            .is_some_and(|rest| rest.trim_start().starts_with('^'));
+        let is_annotation =
+            trimmed.strip_prefix(comment).is_some_and(|rest| rest.trim_start().starts_with('^'));
         if !is_annotation {
             target = Some(i);
             continue;
@@ -56,8 +56,16 @@ pub fn annotations(text: &str, comment: &str) -> Vec<Annotation> {
         let caret_col = line.find('^').expect("annotation has a caret");
         let (t_start, t_line) = lines[t];
         // Columns count characters, so the caret sits under the character it points at.
-        let byte_in_line = t_line.char_indices().nth(line[..caret_col].chars().count()).map_or(t_line.len(), |(b, _)| b);
-        let expected = line[caret_col..].trim_start_matches('^').trim().trim_end_matches("-->").trim().to_string();
+        let byte_in_line = t_line
+            .char_indices()
+            .nth(line[..caret_col].chars().count())
+            .map_or(t_line.len(), |(b, _)| b);
+        let expected = line[caret_col..]
+            .trim_start_matches('^')
+            .trim()
+            .trim_end_matches("-->")
+            .trim()
+            .to_string();
         out.push(Annotation { offset: t_start + byte_in_line, line: t + 1, expected });
     }
     out
@@ -76,6 +84,9 @@ mod tests {
     fn annotations_point_at_the_line_above() {
         let text = "def f():\n    x = 1\n#   ^ Function:f > Variable:x\n";
         let a = annotations(text, "#");
-        assert_eq!(a, vec![Annotation { offset: 13, line: 2, expected: "Function:f > Variable:x".into() }]);
+        assert_eq!(
+            a,
+            vec![Annotation { offset: 13, line: 2, expected: "Function:f > Variable:x".into() }]
+        );
     }
 }

@@ -56,7 +56,9 @@ fn generate(path: &Path) -> usize {
     let filler = "fn price_in_cents(amount: u64) -> u64 { amount * 100 } // ".repeat(40);
     while written < TARGET_BYTES {
         turn += 1;
-        let ts = |second: usize| format!("2025-11-01T{:02}:{:02}:{:02}.000Z", (turn / 60) % 24, turn % 60, second % 60);
+        let ts = |second: usize| {
+            format!("2025-11-01T{:02}:{:02}:{:02}.000Z", (turn / 60) % 24, turn % 60, second % 60)
+        };
         let common = serde_json::json!({"cwd": WORKSPACE, "sessionId": "5e55e55e-0000-4000-8000-000000000100", "version": "2.0.14", "gitBranch": "main", "isSidechain": false, "userType": "external"});
         let with = |mut v: serde_json::Value| {
             for (k, x) in common.as_object().unwrap() {
@@ -66,27 +68,35 @@ fn generate(path: &Path) -> usize {
         };
         written += line(
             &mut out,
-            with(serde_json::json!({"type": "user", "uuid": format!("u{turn}"), "timestamp": ts(0),
-            "message": {"role": "user", "content": format!("Request {turn}: make the totals of invoice {turn} exact, in cents — never floats. ✓")}})),
+            with(
+                serde_json::json!({"type": "user", "uuid": format!("u{turn}"), "timestamp": ts(0),
+            "message": {"role": "user", "content": format!("Request {turn}: make the totals of invoice {turn} exact, in cents — never floats. ✓")}}),
+            ),
         );
         for call in 0..4 {
             written += line(
                 &mut out,
-                with(serde_json::json!({"type": "assistant", "uuid": format!("a{turn}-{call}"), "timestamp": ts(call * 2 + 1),
-                "message": {"role": "assistant", "content": [{"type": "text", "text": "Let me look."}, {"type": "tool_use", "id": format!("t{turn}-{call}"), "name": "Read", "input": {"file_path": "/home/bench/project/src/lib.rs"}}]}})),
+                with(
+                    serde_json::json!({"type": "assistant", "uuid": format!("a{turn}-{call}"), "timestamp": ts(call * 2 + 1),
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "Let me look."}, {"type": "tool_use", "id": format!("t{turn}-{call}"), "name": "Read", "input": {"file_path": "/home/bench/project/src/lib.rs"}}]}}),
+                ),
             );
             let output = &filler[..filler.len() - (turn * 7 + call * 13) % 500];
             written += line(
                 &mut out,
-                with(serde_json::json!({"type": "user", "uuid": format!("r{turn}-{call}"), "timestamp": ts(call * 2 + 2),
+                with(
+                    serde_json::json!({"type": "user", "uuid": format!("r{turn}-{call}"), "timestamp": ts(call * 2 + 2),
                 "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("t{turn}-{call}"), "content": output}]},
-                "toolUseResult": {"type": "text", "file": {"filePath": "/home/bench/project/src/lib.rs", "content": output}}})),
+                "toolUseResult": {"type": "text", "file": {"filePath": "/home/bench/project/src/lib.rs", "content": output}}}),
+                ),
             );
         }
         written += line(
             &mut out,
-            with(serde_json::json!({"type": "assistant", "uuid": format!("f{turn}"), "timestamp": ts(10),
-            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done: totals are integers now. ".repeat(20)}]}})),
+            with(
+                serde_json::json!({"type": "assistant", "uuid": format!("f{turn}"), "timestamp": ts(10),
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done: totals are integers now. ".repeat(20)}]}}),
+            ),
         );
         if turn.is_multiple_of(200) {
             written += line(
@@ -130,7 +140,12 @@ fn reset_peak() {
 fn main() {
     let f = fixture();
     let size = fs::metadata(&f.transcript).unwrap().len();
-    eprintln!("transcript: {} ({:.1} MiB, {} requests)", f.transcript.display(), size as f64 / 1048576.0, f.requests);
+    eprintln!(
+        "transcript: {} ({:.1} MiB, {} requests)",
+        f.transcript.display(),
+        size as f64 / 1048576.0,
+        f.requests
+    );
 
     reset_peak();
     let before = peak_kib();

@@ -38,7 +38,9 @@ impl MemoryError {
     /// The stable error code of the tool envelope (DESIGN §4).
     pub fn code(&self) -> &'static str {
         match self {
-            MemoryError::NoActiveDialog | MemoryError::SessionNotFound(_) | MemoryError::FirstRequestNotAvailable => "E_NOT_FOUND",
+            MemoryError::NoActiveDialog
+            | MemoryError::SessionNotFound(_)
+            | MemoryError::FirstRequestNotAvailable => "E_NOT_FOUND",
             MemoryError::IndexTooSmall | MemoryError::IndexOutOfRange { .. } => "E_INVALID_PARAMS",
             MemoryError::ChatDataNotAvailable { .. } => "E_UNSUPPORTED",
         }

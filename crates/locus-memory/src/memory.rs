@@ -113,7 +113,12 @@ impl Memory {
     /// The workspace's sessions with at least one request, most recently updated first;
     /// optionally of one source, at most `limit` of them. Sessions of other workspaces are
     /// never listed.
-    pub fn list_sessions(&self, workspace: &Workspace, source: Option<Source>, limit: Option<usize>) -> Answer<Vec<SessionInfo>> {
+    pub fn list_sessions(
+        &self,
+        workspace: &Workspace,
+        source: Option<Source>,
+        limit: Option<usize>,
+    ) -> Answer<Vec<SessionInfo>> {
         let mut state = self.lock();
         let mut warnings = Vec::new();
         let files = discover(&self.stores, &mut state.side, &mut warnings);
@@ -128,20 +133,34 @@ impl Memory {
 
     /// The session a call is about: the one with this exact id (from any workspace), or
     /// without an id the current dialog, the workspace's most recently updated session.
-    pub fn session(&self, workspace: &Workspace, session_id: Option<&str>) -> Result<Answer<SessionInfo>, MemoryError> {
+    pub fn session(
+        &self,
+        workspace: &Workspace,
+        session_id: Option<&str>,
+    ) -> Result<Answer<SessionInfo>, MemoryError> {
         self.with_session(workspace, session_id, |info, _| Ok(info.clone()))
     }
 
     /// The session's first request.
-    pub fn first_request(&self, workspace: &Workspace, session_id: Option<&str>) -> Result<Answer<RequestAt>, MemoryError> {
+    pub fn first_request(
+        &self,
+        workspace: &Workspace,
+        session_id: Option<&str>,
+    ) -> Result<Answer<RequestAt>, MemoryError> {
         self.with_session(workspace, session_id, |info, track| {
-            let request = track.requests.first().cloned().ok_or(MemoryError::FirstRequestNotAvailable)?;
+            let request =
+                track.requests.first().cloned().ok_or(MemoryError::FirstRequestNotAvailable)?;
             Ok(RequestAt { session: info.clone(), request, total_requests: track.requests.len() })
         })
     }
 
     /// The session's request at a 1-based `index`.
-    pub fn request(&self, workspace: &Workspace, index: i64, session_id: Option<&str>) -> Result<Answer<RequestAt>, MemoryError> {
+    pub fn request(
+        &self,
+        workspace: &Workspace,
+        index: i64,
+        session_id: Option<&str>,
+    ) -> Result<Answer<RequestAt>, MemoryError> {
         if index < 1 {
             return Err(MemoryError::IndexTooSmall);
         }
@@ -166,7 +185,8 @@ impl Memory {
         since_compaction: bool,
     ) -> Result<Answer<Requests>, MemoryError> {
         self.with_session(workspace, session_id, |info, track| {
-            let from = if since_compaction { track.compactions.last().map_or(0, |c| c.after) } else { 0 };
+            let from =
+                if since_compaction { track.compactions.last().map_or(0, |c| c.after) } else { 0 };
             Ok(Requests {
                 session: info.clone(),
                 requests: track.requests[from.min(track.requests.len())..].to_vec(),
@@ -218,7 +238,8 @@ impl State {
     /// Forgets files that are gone from the stores.
     fn prune(&mut self, files: &[FileRef]) {
         if self.files.len() > files.len() {
-            let present: std::collections::HashSet<&Path> = files.iter().map(|f| f.path.as_path()).collect();
+            let present: std::collections::HashSet<&Path> =
+                files.iter().map(|f| f.path.as_path()).collect();
             self.files.retain(|path, _| present.contains(path.as_path()));
         }
     }
@@ -238,10 +259,15 @@ impl State {
                 Binding::Cwd { claude_dir } => {
                     let cwds = self.probe(file);
                     cwds.iter().any(|c| workspace.root_of(Path::new(c)).is_some())
-                        || (cwds.is_empty() && claude_dir.as_deref().is_some_and(|d| workspace.matches_claude_dir(d)))
+                        || (cwds.is_empty()
+                            && claude_dir
+                                .as_deref()
+                                .is_some_and(|d| workspace.matches_claude_dir(d)))
                 }
                 Binding::Folders(folders) => folders.iter().any(|f| workspace.root_of(f).is_some()),
-                Binding::GeminiHash(hash) => workspace.forms().any(|f| sha256_hex(f.as_os_str().as_encoded_bytes()) == *hash),
+                Binding::GeminiHash(hash) => {
+                    workspace.forms().any(|f| sha256_hex(f.as_os_str().as_encoded_bytes()) == *hash)
+                }
             };
             if !nominated {
                 continue;
@@ -252,7 +278,11 @@ impl State {
                     found.push(Found { info, path: file.path.clone() })
                 }
                 Ok(_) => {}
-                Err(reason) => warnings.push(Warning::new(&file.path, None, format!("session skipped: {reason}"))),
+                Err(reason) => warnings.push(Warning::new(
+                    &file.path,
+                    None,
+                    format!("session skipped: {reason}"),
+                )),
             }
         }
         sort_and_dedup(&mut found);
@@ -260,13 +290,20 @@ impl State {
     }
 
     /// The session with exactly this id, from any workspace.
-    fn by_id(&mut self, workspace: &Workspace, files: &[FileRef], id: &str) -> Result<Found, MemoryError> {
+    fn by_id(
+        &mut self,
+        workspace: &Workspace,
+        files: &[FileRef],
+        id: &str,
+    ) -> Result<Found, MemoryError> {
         let mut found = Vec::new();
         let mut failure = None;
         for file in files.iter().filter(|f| f.id_hint.may_be(id)) {
             self.parse(file);
             match self.info(file, Some(workspace)) {
-                Ok(Some(info)) if info.id == id => found.push(Found { info, path: file.path.clone() }),
+                Ok(Some(info)) if info.id == id => {
+                    found.push(Found { info, path: file.path.clone() })
+                }
                 Ok(_) => {}
                 Err(reason) if matches!(file.id_hint, IdHint::Exact(_)) => failure = Some(reason),
                 Err(_) => {}
@@ -275,7 +312,9 @@ impl State {
         sort_and_dedup(&mut found);
         match (found.into_iter().next(), failure) {
             (Some(f), _) => Ok(f),
-            (None, Some(reason)) => Err(MemoryError::ChatDataNotAvailable { session: id.to_owned(), reason }),
+            (None, Some(reason)) => {
+                Err(MemoryError::ChatDataNotAvailable { session: id.to_owned(), reason })
+            }
             (None, None) => Err(MemoryError::SessionNotFound(id.to_owned())),
         }
     }
@@ -331,13 +370,20 @@ impl State {
 
     /// The session a parsed file holds, placed in the workspace when it belongs there.
     /// `Err` when the file could not be read.
-    fn info(&self, file: &FileRef, workspace: Option<&Workspace>) -> Result<Option<SessionInfo>, String> {
-        let Some(parsed) = self.files.get(&file.path).and_then(|e| e.parsed.as_ref()) else { return Ok(None) };
+    fn info(
+        &self,
+        file: &FileRef,
+        workspace: Option<&Workspace>,
+    ) -> Result<Option<SessionInfo>, String> {
+        let Some(parsed) = self.files.get(&file.path).and_then(|e| e.parsed.as_ref()) else {
+            return Ok(None);
+        };
         let (t, track) = match &parsed.body {
             Body::Failed(reason) => return Err(reason.clone()),
             body => body.transcript().expect("not failed"),
         };
-        let stem = file.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem =
+            file.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let hinted = match &file.id_hint {
             IdHint::Exact(id) => Some(id.clone()),
             _ => None,
@@ -373,7 +419,10 @@ impl State {
         let placed = workspace.and_then(|w| {
             folders
                 .iter()
-                .filter_map(|f| w.root_of(f).map(|root| (root.components().count(), root.to_path_buf(), f.clone())))
+                .filter_map(|f| {
+                    w.root_of(f)
+                        .map(|root| (root.components().count(), root.to_path_buf(), f.clone()))
+                })
                 .max_by_key(|(depth, _, _)| *depth)
         });
         let (workspace_root, folder) = match placed {

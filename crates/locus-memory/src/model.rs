@@ -20,7 +20,8 @@ pub enum Source {
 
 impl Source {
     /// Every source, in a fixed order.
-    pub const ALL: [Source; 4] = [Source::ClaudeCode, Source::Codex, Source::Gemini, Source::Copilot];
+    pub const ALL: [Source; 4] =
+        [Source::ClaudeCode, Source::Codex, Source::Gemini, Source::Copilot];
 
     /// The stable name agents see and pass back (`claude-code`, `codex`, `gemini`, `copilot`).
     pub fn name(self) -> &'static str {
@@ -91,7 +92,9 @@ impl Format {
             Format::ClaudeJsonl => Source::ClaudeCode,
             Format::CodexRollout => Source::Codex,
             Format::GeminiJsonl | Format::GeminiJson => Source::Gemini,
-            Format::CopilotJson | Format::CopilotMutationLog | Format::CopilotTranscript => Source::Copilot,
+            Format::CopilotJson | Format::CopilotMutationLog | Format::CopilotTranscript => {
+                Source::Copilot
+            }
         }
     }
 

@@ -26,7 +26,12 @@ const FINGERPRINT: usize = 4096;
 pub(crate) trait LineFormat: Send {
     /// Reads one line (without its line break). `Err` skips the line with a warning;
     /// `notes` collects warnings about a line that was otherwise read.
-    fn line(&mut self, line: &[u8], t: &mut Transcript, notes: &mut Vec<String>) -> Result<(), String>;
+    fn line(
+        &mut self,
+        line: &[u8],
+        t: &mut Transcript,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String>;
 
     /// Called after each batch of lines, for formats that rebuild the requests from a model.
     fn finish(&mut self, _t: &mut Transcript) {}
@@ -45,7 +50,9 @@ fn line_format(format: Format) -> Box<dyn LineFormat> {
         Format::GeminiJsonl => Box::new(crate::format::gemini::Gemini::default()),
         Format::CopilotMutationLog => Box::new(crate::format::copilot::MutationLog::default()),
         Format::CopilotTranscript => Box::new(crate::format::copilot::EventStream::default()),
-        Format::GeminiJson | Format::CopilotJson => unreachable!("{} is not a line log", format.name()),
+        Format::GeminiJson | Format::CopilotJson => {
+            unreachable!("{} is not a line log", format.name())
+        }
     }
 }
 
@@ -92,7 +99,11 @@ impl LineLog {
     pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
         let path = self.warnings.first().map(|w| w.path.clone());
         let more = (self.more_warnings > 0).then(|| {
-            Warning::new(path.as_deref().unwrap_or(Path::new("")), None, format!("{} more warnings not shown", self.more_warnings))
+            Warning::new(
+                path.as_deref().unwrap_or(Path::new("")),
+                None,
+                format!("{} more warnings not shown", self.more_warnings),
+            )
         });
         self.warnings.iter().cloned().chain(more).chain(self.pending.clone())
     }
@@ -124,8 +135,11 @@ impl LineLog {
             // A last line without its line break is still being written (or was cut
             // short). Take it only when it already is a whole JSON value.
             if !complete && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err() {
-                self.pending =
-                    Some(Warning::new(path, Some(number), "incomplete last line skipped (the file is being written, or was cut short)"));
+                self.pending = Some(Warning::new(
+                    path,
+                    Some(number),
+                    "incomplete last line skipped (the file is being written, or was cut short)",
+                ));
                 break;
             }
             if !line.iter().all(u8::is_ascii_whitespace) {
@@ -280,7 +294,9 @@ pub(crate) struct UnknownKinds(HashSet<String>);
 impl UnknownKinds {
     pub fn note(&mut self, what: &str, kind: &str, notes: &mut Vec<String>) {
         if self.0.insert(kind.to_owned()) {
-            notes.push(format!("unknown {what} `{kind}` skipped (further ones are skipped silently)"));
+            notes.push(format!(
+                "unknown {what} `{kind}` skipped (further ones are skipped silently)"
+            ));
         }
     }
 }

@@ -45,7 +45,9 @@ impl Stores {
     ///   `$XDG_DATA_HOME/code-server/User`; a portable install's `$VSCODE_PORTABLE/user-data/User`.
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Stores {
         let nonempty = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let home = nonempty("LOCUS_MEMORY_HOME").or_else(|| nonempty("HOME")).or_else(|| nonempty("USERPROFILE"));
+        let home = nonempty("LOCUS_MEMORY_HOME")
+            .or_else(|| nonempty("HOME"))
+            .or_else(|| nonempty("USERPROFILE"));
         let home = home.unwrap_or_else(|| PathBuf::from("/nonexistent-home"));
         let config = nonempty("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"));
         let data = nonempty("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share"));
@@ -55,13 +57,19 @@ impl Stores {
             None => vec![home.join(".claude"), config.join("claude")],
         };
         let codex = vec![nonempty("CODEX_HOME").unwrap_or_else(|| home.join(".codex"))];
-        let gemini = vec![nonempty("GEMINI_CLI_HOME").map(|d| d.join(".gemini")).unwrap_or_else(|| home.join(".gemini"))];
+        let gemini = vec![
+            nonempty("GEMINI_CLI_HOME")
+                .map(|d| d.join(".gemini"))
+                .unwrap_or_else(|| home.join(".gemini")),
+        ];
 
         let mut vscode = Vec::new();
         let mut bases = vec![config, home.join("Library/Application Support")];
         bases.extend(nonempty("APPDATA"));
         for base in bases {
-            for product in ["Code", "Code - Insiders", "VSCodium", "VSCodium - Insiders", "Code - OSS"] {
+            for product in
+                ["Code", "Code - Insiders", "VSCodium", "VSCodium - Insiders", "Code - OSS"]
+            {
                 vscode.push(base.join(product).join("User"));
             }
         }
@@ -132,7 +140,11 @@ pub(crate) struct SideFiles {
 }
 
 impl SideFiles {
-    fn get(&mut self, path: &Path, read: impl FnOnce(&[u8], &Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
+    fn get(
+        &mut self,
+        path: &Path,
+        read: impl FnOnce(&[u8], &Path) -> Vec<PathBuf>,
+    ) -> Vec<PathBuf> {
         let mtime = fs::metadata(path).and_then(|m| m.modified()).ok();
         if let Some((m, v)) = self.entries.get(path)
             && *m == mtime
@@ -149,14 +161,24 @@ impl SideFiles {
 }
 
 /// Lists every transcript file of every store.
-pub(crate) fn discover(stores: &Stores, side: &mut SideFiles, warnings: &mut Vec<Warning>) -> Vec<FileRef> {
+pub(crate) fn discover(
+    stores: &Stores,
+    side: &mut SideFiles,
+    warnings: &mut Vec<Warning>,
+) -> Vec<FileRef> {
     let mut out = Vec::new();
     for root in &stores.claude {
         for project in subdirs(&root.join("projects"), warnings) {
             let name = project.file_name().map(|n| n.to_string_lossy().into_owned());
             for file in files(&project, &["jsonl"], warnings) {
                 let id = stem(&file);
-                push(&mut out, file, Format::ClaudeJsonl, Binding::Cwd { claude_dir: name.clone() }, IdHint::Exact(id));
+                push(
+                    &mut out,
+                    file,
+                    Format::ClaudeJsonl,
+                    Binding::Cwd { claude_dir: name.clone() },
+                    IdHint::Exact(id),
+                );
             }
         }
     }
@@ -170,7 +192,8 @@ pub(crate) fn discover(stores: &Stores, side: &mut SideFiles, warnings: &mut Vec
             if !chats.is_dir() {
                 continue;
             }
-            let name = project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name =
+                project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let mut folders = side.get(&project.join(".project_root"), |bytes, _| {
                 let text = String::from_utf8_lossy(bytes).trim().to_owned();
                 if text.is_empty() { Vec::new() } else { vec![PathBuf::from(text)] }
@@ -180,13 +203,17 @@ pub(crate) fn discover(stores: &Stores, side: &mut SideFiles, warnings: &mut Vec
             {
                 folders.push(path.clone());
             }
-            let binding = if folders.is_empty() && name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            let binding = if folders.is_empty()
+                && name.len() == 64
+                && name.bytes().all(|b| b.is_ascii_hexdigit())
+            {
                 Binding::GeminiHash(name.to_ascii_lowercase())
             } else {
                 Binding::Folders(folders)
             };
             for file in files(&chats, &["jsonl", "json"], warnings) {
-                let file_name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let file_name =
+                    file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 if !file_name.starts_with("session-") {
                     continue;
                 }
@@ -194,7 +221,11 @@ pub(crate) fn discover(stores: &Stores, side: &mut SideFiles, warnings: &mut Vec
                     Some((_, short)) if short.len() == 8 => IdHint::Prefix(short.to_owned()),
                     _ => IdHint::None,
                 };
-                let format = if file_name.ends_with(".jsonl") { Format::GeminiJsonl } else { Format::GeminiJson };
+                let format = if file_name.ends_with(".jsonl") {
+                    Format::GeminiJsonl
+                } else {
+                    Format::GeminiJson
+                };
                 push(&mut out, file, format, binding.clone(), hint);
             }
         }
@@ -211,19 +242,39 @@ pub(crate) fn discover(stores: &Stores, side: &mut SideFiles, warnings: &mut Vec
             if let Some(dir) = transcripts {
                 for file in files(&dir, &["jsonl"], warnings) {
                     let id = stem(&file);
-                    push(&mut out, file, Format::CopilotTranscript, Binding::Folders(folders.clone()), IdHint::Exact(id));
+                    push(
+                        &mut out,
+                        file,
+                        Format::CopilotTranscript,
+                        Binding::Folders(folders.clone()),
+                        IdHint::Exact(id),
+                    );
                 }
             }
         }
-        copilot_sessions(&user.join("globalStorage/emptyWindowChatSessions"), &[], &mut out, warnings);
+        copilot_sessions(
+            &user.join("globalStorage/emptyWindowChatSessions"),
+            &[],
+            &mut out,
+            warnings,
+        );
     }
     out
 }
 
-fn copilot_sessions(dir: &Path, folders: &[PathBuf], out: &mut Vec<FileRef>, warnings: &mut Vec<Warning>) {
+fn copilot_sessions(
+    dir: &Path,
+    folders: &[PathBuf],
+    out: &mut Vec<FileRef>,
+    warnings: &mut Vec<Warning>,
+) {
     for file in files(dir, &["jsonl", "json"], warnings) {
         let id = stem(&file);
-        let format = if file.extension().is_some_and(|e| e == "jsonl") { Format::CopilotMutationLog } else { Format::CopilotJson };
+        let format = if file.extension().is_some_and(|e| e == "jsonl") {
+            Format::CopilotMutationLog
+        } else {
+            Format::CopilotJson
+        };
         push(out, file, format, Binding::Folders(folders.to_vec()), IdHint::Exact(id));
     }
 }
@@ -251,7 +302,9 @@ fn read_workspace_json(bytes: &[u8], _: &Path) -> Vec<PathBuf> {
     if let Some(folder) = value.get("folder").and_then(|f| f.as_str()).and_then(file_uri_path) {
         return vec![folder];
     }
-    let Some(file) = value.get("workspace").and_then(|f| f.as_str()).and_then(file_uri_path) else { return Vec::new() };
+    let Some(file) = value.get("workspace").and_then(|f| f.as_str()).and_then(file_uri_path) else {
+        return Vec::new();
+    };
     let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut folders = Vec::new();
     if let Ok(text) = fs::read(&file)
@@ -260,7 +313,9 @@ fn read_workspace_json(bytes: &[u8], _: &Path) -> Vec<PathBuf> {
         for folder in ws.get("folders").and_then(|f| f.as_array()).into_iter().flatten() {
             if let Some(p) = folder.get("path").and_then(|p| p.as_str()) {
                 folders.push(base.join(p));
-            } else if let Some(p) = folder.get("uri").and_then(|p| p.as_str()).and_then(file_uri_path) {
+            } else if let Some(p) =
+                folder.get("uri").and_then(|p| p.as_str()).and_then(file_uri_path)
+            {
                 folders.push(p);
             }
         }
@@ -274,11 +329,17 @@ fn read_workspace_json(bytes: &[u8], _: &Path) -> Vec<PathBuf> {
 /// Gemini CLI's `projects.json`: `{"projects": {"/abs/path": "short-id"}}`, reversed.
 fn gemini_registry(root: &Path) -> HashMap<String, PathBuf> {
     let Ok(bytes) = fs::read(root.join("projects.json")) else { return HashMap::new() };
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return HashMap::new() };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return HashMap::new();
+    };
     value
         .get("projects")
         .and_then(|p| p.as_object())
-        .map(|map| map.iter().filter_map(|(path, id)| Some((id.as_str()?.to_owned(), PathBuf::from(path)))).collect())
+        .map(|map| {
+            map.iter()
+                .filter_map(|(path, id)| Some((id.as_str()?.to_owned(), PathBuf::from(path))))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -291,7 +352,9 @@ fn walk_codex(dir: &Path, depth: usize, out: &mut Vec<FileRef>, warnings: &mut V
         }
         // `rollout-2025-10-29T00-59-38-<uuid>`: the id is the trailing UUID.
         let hint = match name.get(name.len().saturating_sub(36)..) {
-            Some(tail) if tail.len() == 36 && tail.bytes().filter(|&b| b == b'-').count() == 4 => IdHint::Exact(tail.to_owned()),
+            Some(tail) if tail.len() == 36 && tail.bytes().filter(|&b| b == b'-').count() == 4 => {
+                IdHint::Exact(tail.to_owned())
+            }
             _ => IdHint::None,
         };
         push(out, file, Format::CodexRollout, Binding::Cwd { claude_dir: None }, hint);
@@ -323,7 +386,12 @@ fn read_dir(dir: &Path, warnings: &mut Vec<Warning>) -> Vec<fs::DirEntry> {
             v.sort_by_key(|e| e.file_name());
             v
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::NotADirectory => Vec::new(),
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                || e.kind() == std::io::ErrorKind::NotADirectory =>
+        {
+            Vec::new()
+        }
         Err(e) => {
             warnings.push(Warning::new(dir, None, format!("cannot list the directory: {e}")));
             Vec::new()
@@ -332,7 +400,11 @@ fn read_dir(dir: &Path, warnings: &mut Vec<Warning>) -> Vec<fs::DirEntry> {
 }
 
 fn subdirs(dir: &Path, warnings: &mut Vec<Warning>) -> Vec<PathBuf> {
-    read_dir(dir, warnings).into_iter().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path()).collect()
+    read_dir(dir, warnings)
+        .into_iter()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect()
 }
 
 fn files(dir: &Path, extensions: &[&str], warnings: &mut Vec<Warning>) -> Vec<PathBuf> {
@@ -350,18 +422,30 @@ mod tests {
 
     #[test]
     fn environment_overrides() {
-        let vars: HashMap<&str, &str> =
-            [("HOME", "/h"), ("CLAUDE_CONFIG_DIR", "/c"), ("CODEX_HOME", "/x"), ("GEMINI_CLI_HOME", "/g")].into();
+        let vars: HashMap<&str, &str> = [
+            ("HOME", "/h"),
+            ("CLAUDE_CONFIG_DIR", "/c"),
+            ("CODEX_HOME", "/x"),
+            ("GEMINI_CLI_HOME", "/g"),
+        ]
+        .into();
         let stores = Stores::from_vars(|k| vars.get(k).map(OsString::from));
         assert_eq!(stores.claude, vec![PathBuf::from("/c")]);
         assert_eq!(stores.codex, vec![PathBuf::from("/x")]);
         assert_eq!(stores.gemini, vec![PathBuf::from("/g/.gemini")]);
         assert!(stores.vscode.contains(&PathBuf::from("/h/.config/Code/User")));
-        assert!(stores.vscode.contains(&PathBuf::from("/h/Library/Application Support/Code - Insiders/User")));
+        assert!(
+            stores
+                .vscode
+                .contains(&PathBuf::from("/h/Library/Application Support/Code - Insiders/User"))
+        );
         assert!(stores.vscode.contains(&PathBuf::from("/h/.local/share/code-server/User")));
 
         let home = Stores::under_home(Path::new("/fixture"));
-        assert_eq!(home.claude, vec![PathBuf::from("/fixture/.claude"), PathBuf::from("/fixture/.config/claude")]);
+        assert_eq!(
+            home.claude,
+            vec![PathBuf::from("/fixture/.claude"), PathBuf::from("/fixture/.config/claude")]
+        );
         assert_eq!(home.codex, vec![PathBuf::from("/fixture/.codex")]);
     }
 }

@@ -95,7 +95,9 @@ mod tests {
 
     #[test]
     fn harness_texts_are_recognised() {
-        assert!(is_harness_text("<command-name>/clear</command-name>\n<command-message>clear</command-message>"));
+        assert!(is_harness_text(
+            "<command-name>/clear</command-name>\n<command-message>clear</command-message>"
+        ));
         assert!(is_harness_text("  [Request interrupted by user for tool use]"));
         assert!(is_harness_text("<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"));
         assert!(!is_harness_text("Please fix <command-name> parsing"));
@@ -103,7 +105,10 @@ mod tests {
 
     #[test]
     fn reminders_are_stripped() {
-        assert_eq!(strip_reminders("fix it\n\n<system-reminder>be nice</system-reminder>"), "fix it");
+        assert_eq!(
+            strip_reminders("fix it\n\n<system-reminder>be nice</system-reminder>"),
+            "fix it"
+        );
         assert_eq!(strip_reminders("a <system-reminder>x</system-reminder>b"), "a b");
         assert_eq!(user_words("<system-reminder>only</system-reminder>"), None);
         assert_eq!(user_words("Ünïcödé ✓ 日本語").as_deref(), Some("Ünïcödé ✓ 日本語"));

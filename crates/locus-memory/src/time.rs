@@ -48,12 +48,22 @@ impl Timestamp {
             }
             Some(n)
         };
-        if b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
+        if b[4] != b'-'
+            || b[7] != b'-'
+            || !matches!(b[10], b'T' | b't' | b' ')
+            || b[13] != b':'
+            || b[16] != b':'
+        {
             return None;
         }
         let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
         let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
-        if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
+        if !(1..=12).contains(&month)
+            || !(1..=31).contains(&day)
+            || hour > 23
+            || minute > 59
+            || second > 60
+        {
             return None;
         }
         let mut i = 19;
@@ -108,7 +118,13 @@ impl fmt::Display for Timestamp {
         let days = secs.div_euclid(86_400);
         let rem = secs.rem_euclid(86_400);
         let (y, m, d) = civil_from_days(days);
-        write!(f, "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z", rem / 3600, rem / 60 % 60, rem % 60)
+        write!(
+            f,
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
+            rem / 3600,
+            rem / 60 % 60,
+            rem % 60
+        )
     }
 }
 
@@ -150,7 +166,10 @@ mod tests {
         assert_eq!(offset, t);
         let micros = Timestamp::parse_rfc3339("2025-10-29T00:59:38.317999Z").unwrap();
         assert_eq!(micros, t);
-        assert_eq!(Timestamp::parse_rfc3339("2024-02-29T00:00:00Z").unwrap().to_string(), "2024-02-29T00:00:00.000Z");
+        assert_eq!(
+            Timestamp::parse_rfc3339("2024-02-29T00:00:00Z").unwrap().to_string(),
+            "2024-02-29T00:00:00.000Z"
+        );
         assert_eq!(Timestamp::parse_rfc3339("1969-12-31T23:59:59.5Z").unwrap().millis(), -500);
         assert_eq!(Timestamp::parse_rfc3339("not a date"), None);
         assert_eq!(Timestamp::parse_rfc3339("2025-13-01T00:00:00Z"), None);
@@ -158,7 +177,13 @@ mod tests {
 
     #[test]
     fn reads_unix_numbers() {
-        assert_eq!(Timestamp::from_unix_number(1_761_699_578.0).unwrap().millis(), 1_761_699_578_000);
-        assert_eq!(Timestamp::from_unix_number(1_761_699_578_317.0).unwrap().millis(), 1_761_699_578_317);
+        assert_eq!(
+            Timestamp::from_unix_number(1_761_699_578.0).unwrap().millis(),
+            1_761_699_578_000
+        );
+        assert_eq!(
+            Timestamp::from_unix_number(1_761_699_578_317.0).unwrap().millis(),
+            1_761_699_578_317
+        );
     }
 }

@@ -29,7 +29,9 @@ impl Workspace {
                 let absolute = if root.is_absolute() {
                     root.to_path_buf()
                 } else {
-                    std::env::current_dir().map(|d| d.join(root)).unwrap_or_else(|_| root.to_path_buf())
+                    std::env::current_dir()
+                        .map(|d| d.join(root))
+                        .unwrap_or_else(|_| root.to_path_buf())
                 };
                 let shown = normalize(&absolute);
                 let mut forms = vec![shown.clone()];
@@ -71,7 +73,8 @@ impl Workspace {
     pub(crate) fn matches_claude_dir(&self, dir_name: &str) -> bool {
         self.roots.iter().flat_map(|r| &r.forms).any(|form| {
             let escaped = claude_escape(form);
-            dir_name == escaped || dir_name.strip_prefix(&escaped).is_some_and(|rest| rest.starts_with('-'))
+            dir_name == escaped
+                || dir_name.strip_prefix(&escaped).is_some_and(|rest| rest.starts_with('-'))
         })
     }
 
@@ -102,7 +105,10 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 /// letter or digit becomes `-`. The mapping is lossy (`/a-b` and `/a/b` collide), so it
 /// only nominates directories; the records' own `cwd` decides.
 pub(crate) fn claude_escape(path: &Path) -> String {
-    path.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
+    path.to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
 }
 
 /// The path of a `file://` URI (percent-decoded); `None` for other schemes (remote
@@ -136,11 +142,20 @@ mod tests {
     #[test]
     fn deepest_root_wins_and_siblings_do_not_match() {
         let ws = Workspace::new(&["/nonexistent/ws", "/nonexistent/ws/sub"]);
-        assert_eq!(ws.root_of(Path::new("/nonexistent/ws/sub/x")), Some(Path::new("/nonexistent/ws/sub")));
-        assert_eq!(ws.root_of(Path::new("/nonexistent/ws/other")), Some(Path::new("/nonexistent/ws")));
+        assert_eq!(
+            ws.root_of(Path::new("/nonexistent/ws/sub/x")),
+            Some(Path::new("/nonexistent/ws/sub"))
+        );
+        assert_eq!(
+            ws.root_of(Path::new("/nonexistent/ws/other")),
+            Some(Path::new("/nonexistent/ws"))
+        );
         assert_eq!(ws.root_of(Path::new("/nonexistent/ws2")), None);
         assert_eq!(ws.root_of(Path::new("/nonexistent")), None);
-        assert_eq!(ws.root_of(Path::new("/nonexistent/ws/./sub/../sub/")), Some(Path::new("/nonexistent/ws/sub")));
+        assert_eq!(
+            ws.root_of(Path::new("/nonexistent/ws/./sub/../sub/")),
+            Some(Path::new("/nonexistent/ws/sub"))
+        );
     }
 
     #[test]
@@ -153,7 +168,10 @@ mod tests {
 
     #[test]
     fn file_uris() {
-        assert_eq!(file_uri_path("file:///home/u/My%20Project"), Some(PathBuf::from("/home/u/My Project")));
+        assert_eq!(
+            file_uri_path("file:///home/u/My%20Project"),
+            Some(PathBuf::from("/home/u/My Project"))
+        );
         assert_eq!(file_uri_path("vscode-remote://ssh-remote%2Bhost/home/u"), None);
     }
 }

@@ -33,10 +33,20 @@ fn relative(path: &Path) -> String {
 }
 
 fn session_line(s: &SessionInfo) -> String {
-    let mut line = format!("{} {} {} requests={} updated={}", s.source, s.format.name(), s.id, s.requests_count, s.last_updated);
+    let mut line = format!(
+        "{} {} {} requests={} updated={}",
+        s.source,
+        s.format.name(),
+        s.id,
+        s.requests_count,
+        s.last_updated
+    );
     if s.compacted() {
         let when = s.last_compaction.map_or("?".to_owned(), |t| t.to_string());
-        line += &format!(" compactions={} last={when} since={}", s.compactions, s.requests_since_compaction);
+        line += &format!(
+            " compactions={} last={when} since={}",
+            s.compactions, s.requests_since_compaction
+        );
     }
     if let Some(title) = &s.title {
         line += &format!(" title={title:?}");
@@ -45,7 +55,9 @@ fn session_line(s: &SessionInfo) -> String {
         line += &format!(" preview={preview:?}");
     }
     match (&s.workspace_root, &s.folder) {
-        (Some(root), Some(folder)) => line += &format!(" in={}:{}", root.display(), folder.display()),
+        (Some(root), Some(folder)) => {
+            line += &format!(" in={}:{}", root.display(), folder.display())
+        }
         (None, Some(folder)) => line += &format!(" outside={}", folder.display()),
         _ => {}
     }
@@ -76,7 +88,8 @@ fn check_requests(answer: Result<Answer<Requests>, MemoryError>, expect: Expect)
             let mut out = session_line(&r.session) + "\n";
             for q in &r.requests {
                 let when = q.timestamp.map_or("?".to_owned(), |t| t.to_string());
-                let images = if q.images > 0 { format!(" +{} image(s)", q.images) } else { String::new() };
+                let images =
+                    if q.images > 0 { format!(" +{} image(s)", q.images) } else { String::new() };
                 out += &format!("{}. [{when}]{images} {:?}\n", q.index, q.text);
             }
             out + &warning_lines(&answer)
@@ -150,7 +163,10 @@ fn the_current_dialog_is_the_most_recent_session_of_any_source() {
     "#]]
     .assert_eq(&format!(
         "{} {} total={}\n{:?}\n",
-        first.value.session.source, first.value.session.id, first.value.total_requests, first.value.request.text
+        first.value.session.source,
+        first.value.session.id,
+        first.value.total_requests,
+        first.value.request.text
     ));
     let second = m.request(&shop(), 2, None).unwrap();
     assert_eq!(second.value.request.text, "Why does this screenshot show a double charge?");
@@ -223,7 +239,11 @@ fn claude_code_session_moved_between_folders_is_found_by_its_records() {
     let nested = Workspace::new(&[SHOP, "/home/ada/shop/web"]);
     let listed = memory().list_sessions(&nested, Some(Source::ClaudeCode), None);
     let moved = listed.value.iter().find(|s| s.id.ends_with("02")).unwrap();
-    assert_eq!(moved.workspace_root.as_deref(), Some(Path::new("/home/ada/shop/web")), "the deepest root wins");
+    assert_eq!(
+        moved.workspace_root.as_deref(),
+        Some(Path::new("/home/ada/shop/web")),
+        "the deepest root wins"
+    );
 }
 
 #[test]
@@ -333,7 +353,12 @@ fn copilot_macos_insiders_layout() {
 fn other_workspaces_only_by_exact_id() {
     let m = memory();
     let listed = m.list_sessions(&shop(), None, None);
-    assert!(listed.value.iter().all(|s| !s.id.ends_with("000000000003") && !s.id.ends_with("00000000000c")));
+    assert!(
+        listed
+            .value
+            .iter()
+            .all(|s| !s.id.ends_with("000000000003") && !s.id.ends_with("00000000000c"))
+    );
     check_requests(
         m.requests(&shop(), Some("c1a0de00-0000-4000-8000-000000000003"), false),
         expect![[r#"
@@ -364,11 +389,14 @@ fn errors_carry_the_contract_messages_and_codes() {
     let mut out = String::new();
     out += &render(m.first_request(&Workspace::new(&["/home/ada/empty"]), None).unwrap_err());
     out += &render(m.first_request(&shop(), Some("no-such-session")).unwrap_err());
-    out += &render(m.first_request(&shop(), Some("c1a0de00-0000-4000-8000-0000000000e0")).unwrap_err());
+    out += &render(
+        m.first_request(&shop(), Some("c1a0de00-0000-4000-8000-0000000000e0")).unwrap_err(),
+    );
     out += &render(m.request(&shop(), 0, None).unwrap_err());
     out += &render(m.request(&shop(), -3, None).unwrap_err());
     out += &render(m.request(&shop(), 99, None).unwrap_err());
-    out += &render(m.request(&shop(), 1, Some("c0b1107a-0000-4000-8000-0000000000ff")).unwrap_err());
+    out +=
+        &render(m.request(&shop(), 1, Some("c0b1107a-0000-4000-8000-0000000000ff")).unwrap_err());
     expect![[r#"
         E_NOT_FOUND | No active dialog found | No Claude Code, Codex, Gemini CLI or Copilot Chat session was recorded with its working directory in this workspace; list the workspace's sessions, or pass the session id explicitly
         E_NOT_FOUND | Session not found: no-such-session | Session ids are exact: copy one from the list of this workspace's sessions, or omit it for the current dialog
@@ -389,7 +417,8 @@ fn tool_homes_come_from_the_environment() {
         _ => None,
     };
     let m = Memory::new(Stores::from_vars(vars));
-    let sources: Vec<Source> = m.list_sessions(&shop(), None, None).value.iter().map(|s| s.source).collect();
+    let sources: Vec<Source> =
+        m.list_sessions(&shop(), None, None).value.iter().map(|s| s.source).collect();
     assert!(sources.contains(&Source::ClaudeCode) && sources.contains(&Source::Codex));
     assert!(!sources.contains(&Source::Gemini) && !sources.contains(&Source::Copilot));
 }

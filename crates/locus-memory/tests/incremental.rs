@@ -111,7 +111,10 @@ fn a_file_being_written_is_read_to_its_last_complete_line() {
 
     append(&path, rest);
     let answer = memory.requests(&Workspace::new(&[WS]), None, false).unwrap();
-    assert_eq!(answer.value.requests.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(), ["first", "second, still being written"]);
+    assert_eq!(
+        answer.value.requests.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
+        ["first", "second, still being written"]
+    );
     assert!(answer.warnings.is_empty(), "{:?}", answer.warnings);
 }
 
@@ -119,10 +122,16 @@ fn a_file_being_written_is_read_to_its_last_complete_line() {
 fn copilot_mutation_log_rewritten_by_compaction_is_read_again() {
     let home = Home::new("copilot");
     let storage = ".config/Code/User/workspaceStorage/h1";
-    fs::write(home.file(&format!("{storage}/workspace.json")), format!("{{\"folder\":\"file://{WS}\"}}")).unwrap();
+    fs::write(
+        home.file(&format!("{storage}/workspace.json")),
+        format!("{{\"folder\":\"file://{WS}\"}}"),
+    )
+    .unwrap();
     let log = home.file(&format!("{storage}/chatSessions/c1.jsonl"));
     let request = |id: &str, text: &str, ms: u64| {
-        format!("{{\"requestId\":\"{id}\",\"timestamp\":{ms},\"message\":{{\"text\":\"{text}\",\"parts\":[]}},\"response\":[]}}")
+        format!(
+            "{{\"requestId\":\"{id}\",\"timestamp\":{ms},\"message\":{{\"text\":\"{text}\",\"parts\":[]}},\"response\":[]}}"
+        )
     };
     fs::write(
         &log,
@@ -132,16 +141,30 @@ fn copilot_mutation_log_rewritten_by_compaction_is_read_again() {
         ),
     )
     .unwrap();
-    append(&log, &format!("{{\"kind\":2,\"k\":[\"requests\"],\"v\":[{}]}}\n", request("b", "beta", 1762000002000)));
+    append(
+        &log,
+        &format!(
+            "{{\"kind\":2,\"k\":[\"requests\"],\"v\":[{}]}}\n",
+            request("b", "beta", 1762000002000)
+        ),
+    );
     let memory = Memory::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["alpha", "beta"]);
 
     // VS Code replaces the log with one initial entry holding the whole state.
-    let all = [request("a", "alpha", 1762000001000), request("b", "beta", 1762000002000), request("c", "gamma", 1762000003000)].join(",");
+    let all = [
+        request("a", "alpha", 1762000001000),
+        request("b", "beta", 1762000002000),
+        request("c", "gamma", 1762000003000),
+    ]
+    .join(",");
     fs::write(&log, format!("{{\"kind\":0,\"v\":{{\"sessionId\":\"c1\",\"creationDate\":1762000000000,\"requests\":[{all}]}}}}\n"))
         .unwrap();
     assert_eq!(texts(&memory), ["alpha", "beta", "gamma"]);
-    append(&log, "{\"kind\":1,\"k\":[\"requests\",2,\"message\",\"text\"],\"v\":\"gamma, edited\"}\n");
+    append(
+        &log,
+        "{\"kind\":1,\"k\":[\"requests\",2,\"message\",\"text\"],\"v\":\"gamma, edited\"}\n",
+    );
     assert_eq!(texts(&memory), ["alpha", "beta", "gamma, edited"]);
 }
 

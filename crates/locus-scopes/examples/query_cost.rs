@@ -46,7 +46,8 @@ fn main() {
                     if depth == 0 {
                         // Captures and quantifiers after the closing paren belong to the pattern.
                         let mut end = i + 1;
-                        while end < bytes.len() && !matches!(bytes[end], b'\n' | b'(' | b'[' | b';') {
+                        while end < bytes.len() && !matches!(bytes[end], b'\n' | b'(' | b'[' | b';')
+                        {
                             end += 1;
                         }
                         patterns.push(&source[start.unwrap()..end]);
@@ -68,7 +69,10 @@ fn main() {
         .collect();
     costs.sort_by_key(|c| std::cmp::Reverse(c.0));
     let sum: Duration = costs.iter().map(|c| c.0).sum();
-    println!("{id}: whole query {total:?}, {} patterns, sum of single-pattern compiles {sum:?}", patterns.len());
+    println!(
+        "{id}: whole query {total:?}, {} patterns, sum of single-pattern compiles {sum:?}",
+        patterns.len()
+    );
     for (d, p) in costs.iter().take(top) {
         let line: String = p.split_whitespace().collect::<Vec<_>>().join(" ");
         println!("{d:>10.2?}  {}", &line[..line.len().min(150)]);

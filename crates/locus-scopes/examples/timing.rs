@@ -25,7 +25,11 @@ fn main() {
     let at = source.doc().line_content_end(source.doc().line_of(text.len() / 2));
     for i in 0..6 {
         let t = Instant::now();
-        if i % 2 == 0 { source.replace_bytes(at, at, " "); } else { source.replace_bytes(at, at + 1, ""); }
+        if i % 2 == 0 {
+            source.replace_bytes(at, at, " ");
+        } else {
+            source.replace_bytes(at, at + 1, "");
+        }
         let edit = t.elapsed();
         let t = Instant::now();
         let n = source.outline().total;

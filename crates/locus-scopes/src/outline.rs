@@ -115,7 +115,12 @@ pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline 
 /// Patterns rooted outside the region still apply: the query sees every node around it.
 /// `None` when the region cuts a symbol off from where it belongs: a `hoist` symbol whose
 /// container lies outside the region.
-pub(crate) fn extract_region(config: &LanguageConfig, tree: &Tree, doc: &Document, region: Option<Span>) -> Option<Vec<Symbol>> {
+pub(crate) fn extract_region(
+    config: &LanguageConfig,
+    tree: &Tree,
+    doc: &Document,
+    region: Option<Span>,
+) -> Option<Vec<Symbol>> {
     let mut cursor = QueryCursor::new();
     if let Some(r) = region {
         cursor.set_byte_range(r.start..r.end);
@@ -137,7 +142,9 @@ pub(crate) fn extract_region(config: &LanguageConfig, tree: &Tree, doc: &Documen
             match config.roles[cap.index as usize] {
                 Role::Symbol(kind) => symbol = Some((cap.node, kind)),
                 Role::Name => names.push(span),
-                Role::RangeStart => range_start = Some(range_start.map_or(span.start, |s| s.min(span.start))),
+                Role::RangeStart => {
+                    range_start = Some(range_start.map_or(span.start, |s| s.min(span.start)))
+                }
                 Role::RangeEnd => range_end = Some(range_end.map_or(span.end, |e| e.max(span.end))),
                 Role::RangeExtend => extend = Some(cap.node.id()),
                 Role::Skip => skipped.push(cap.node.id()),
@@ -147,7 +154,10 @@ pub(crate) fn extract_region(config: &LanguageConfig, tree: &Tree, doc: &Documen
         }
         let Some((node, kind)) = symbol else {
             if let Some(id) = extend {
-                extended.push((id, Span { start: range_start.unwrap_or(usize::MAX), end: range_end.unwrap_or(0) }));
+                extended.push((
+                    id,
+                    Span { start: range_start.unwrap_or(usize::MAX), end: range_end.unwrap_or(0) },
+                ));
             }
             continue;
         };
@@ -210,9 +220,17 @@ pub(crate) fn extract_region(config: &LanguageConfig, tree: &Tree, doc: &Documen
 /// symbol, same name, kind and extent) only its children are replaced. Otherwise the next
 /// symbol out is tried; a change between top-level symbols re-extracts just that gap; and
 /// anything else falls back to the whole document.
-pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut outline: Outline, dirty: Span) -> Outline {
+pub(crate) fn update(
+    config: &LanguageConfig,
+    tree: &Tree,
+    doc: &Document,
+    mut outline: Outline,
+    dirty: Span,
+) -> Outline {
     let strictly_holds = |s: &Symbol| {
-        s.range.start < dirty.start && dirty.end < s.range.end && (s.selection.end < dirty.start || s.selection.start > dirty.end)
+        s.range.start < dirty.start
+            && dirty.end < s.range.end
+            && (s.selection.end < dirty.start || s.selection.start > dirty.end)
     };
     // Indices of the symbols strictly holding the dirty span, outermost first.
     let mut path: Vec<usize> = Vec::new();
@@ -229,15 +247,21 @@ pub(crate) fn update(config: &LanguageConfig, tree: &Tree, doc: &Document, mut o
             true => (&outline.symbols, 0, doc.len_bytes()),
             false => {
                 let holder = symbol_at(&outline.symbols, &path);
-                (&holder.children, holder.selection.end.max(holder.range.start + 1), holder.range.end - 1)
+                (
+                    &holder.children,
+                    holder.selection.end.max(holder.range.start + 1),
+                    holder.range.end - 1,
+                )
             }
         };
-        let touches = children.iter().any(|s| s.range.start <= dirty.end && dirty.start <= s.range.end);
+        let touches =
+            children.iter().any(|s| s.range.start <= dirty.end && dirty.start <= s.range.end);
         if !touches {
             let after = children.partition_point(|s| s.range.end < dirty.start);
             let start = if after > 0 { children[after - 1].range.end + 1 } else { lo };
             let end = children.get(after).map_or(hi, |s| s.range.start.saturating_sub(1));
-            if start <= dirty.start && dirty.end <= end
+            if start <= dirty.start
+                && dirty.end <= end
                 && let Some(fresh) = extract_region(config, tree, doc, Some(Span { start, end }))
             {
                 let children = match path.is_empty() {
@@ -279,7 +303,9 @@ fn self_contained(top: &[Symbol], path: &[usize]) -> bool {
     let siblings = if rest.is_empty() { top } else { &symbol_at(top, rest).children };
     let target = siblings[last].range;
     siblings.iter().enumerate().all(|(i, s)| {
-        i == last || (s.range.end <= target.start || target.end <= s.range.start) && !target.contains(s.range)
+        i == last
+            || (s.range.end <= target.start || target.end <= s.range.start)
+                && !target.contains(s.range)
     })
 }
 
@@ -312,7 +338,8 @@ pub(crate) fn shift(symbols: &mut [Symbol], start: usize, old_end: usize, new_en
     };
     for s in symbols {
         s.range = Span { start: moved(s.range.start, false), end: moved(s.range.end, true) };
-        s.selection = Span { start: moved(s.selection.start, false), end: moved(s.selection.end, true) };
+        s.selection =
+            Span { start: moved(s.selection.start, false), end: moved(s.selection.end, true) };
         shift(&mut s.children, start, old_end, new_end);
     }
 }
@@ -374,9 +401,18 @@ struct Node_ {
     children: Vec<usize>,
 }
 
-fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>, partial: bool) -> Option<Vec<Symbol>> {
+fn build(
+    config: &LanguageConfig,
+    doc: &Document,
+    mut candidates: Vec<Candidate>,
+    partial: bool,
+) -> Option<Vec<Symbol>> {
     candidates.sort_by(|a, b| {
-        a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)).then(a.pattern.cmp(&b.pattern))
+        a.range
+            .start
+            .cmp(&b.range.start)
+            .then(b.range.end.cmp(&a.range.end))
+            .then(a.pattern.cmp(&b.pattern))
     });
     let mut arena: Vec<Node_> = Vec::with_capacity(candidates.len());
     let mut roots = Vec::new();
@@ -393,7 +429,9 @@ fn build(config: &LanguageConfig, doc: &Document, mut candidates: Vec<Candidate>
         arena.push(Node_ { candidate, name, children: Vec::new() });
         match stack.last() {
             Some(&parent) => arena[parent].children.push(index),
-            None if partial && config.patterns[arena[index].candidate.pattern].hoist => return None,
+            None if partial && config.patterns[arena[index].candidate.pattern].hoist => {
+                return None;
+            }
             None => roots.push(index),
         }
         stack.push(index);
@@ -408,8 +446,9 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
     let mut hoisted = false;
     for &i in indices {
         let child_indices = std::mem::take(&mut arena[i].children);
-        let (lifted, kept): (Vec<usize>, Vec<usize>) =
-            child_indices.into_iter().partition(|&c| config.patterns[arena[c].candidate.pattern].hoist);
+        let (lifted, kept): (Vec<usize>, Vec<usize>) = child_indices
+            .into_iter()
+            .partition(|&c| config.patterns[arena[c].candidate.pattern].hoist);
         let children = assemble(config, arena, &kept);
         if !lifted.is_empty() {
             hoisted = true;
@@ -425,7 +464,8 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
             (Some(first), Some(last)) => Span { start: first.start, end: last.end },
             _ => node.candidate.range,
         };
-        let selection = if node.candidate.range.contains(selection) { selection } else { node.candidate.range };
+        let selection =
+            if node.candidate.range.contains(selection) { selection } else { node.candidate.range };
         let symbol = Symbol {
             name: std::mem::take(&mut node.name),
             kind: node.candidate.kind,
@@ -491,7 +531,10 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
                         let text = if config.roles[*index as usize] == Role::Name {
                             text_of(&mut c.names.iter().copied(), sep)
                         } else {
-                            text_of(&mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s), sep)
+                            text_of(
+                                &mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s),
+                                sep,
+                            )
                         };
                         match filter {
                             Filter::None => out.push_str(&text),
@@ -527,10 +570,12 @@ fn path(text: &str) -> String {
     let is_name = |p: &str| {
         let p = p.trim_end_matches('?');
         let mut chars = p.trim_start_matches('#').chars();
-        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$') && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
     };
     let keep = parts.iter().rev().take_while(|p| is_name(p)).count();
-    let mut kept: Vec<&str> = parts[parts.len() - keep..].iter().map(|p| p.trim_end_matches('?')).collect();
+    let mut kept: Vec<&str> =
+        parts[parts.len() - keep..].iter().map(|p| p.trim_end_matches('?')).collect();
     if kept.len() > 1 && matches!(kept[0], "this" | "self" | "super") {
         kept.remove(0);
     }
@@ -547,7 +592,8 @@ fn normalize(text: &str, how: Normalize) -> String {
             let text = strip_markup(text).lines().map(str::trim).collect::<String>();
             // An ATX closing sequence: a run of '#' after white space (or alone) at the end.
             let body = text.trim_end().trim_end_matches('#');
-            let text = if body.is_empty() || body.ends_with(char::is_whitespace) { body } else { &text };
+            let text =
+                if body.is_empty() || body.ends_with(char::is_whitespace) { body } else { &text };
             text.trim().to_string()
         }
     }
@@ -577,7 +623,11 @@ fn strip_markup(text: &str) -> String {
                 match close {
                     Some(j) => {
                         let body: String = chars[body_start..j].iter().collect();
-                        let body = if body.len() >= 2 && body.starts_with(' ') && body.ends_with(' ') && body.trim() != "" {
+                        let body = if body.len() >= 2
+                            && body.starts_with(' ')
+                            && body.ends_with(' ')
+                            && body.trim() != ""
+                        {
                             body[1..body.len() - 1].to_string()
                         } else {
                             body
@@ -605,7 +655,14 @@ fn strip_markup(text: &str) -> String {
                 // Inline math ($…$, no space inside either dollar, no digit after the closing one) renders to no text.
                 let close = (i + 1..chars.len()).find(|&j| chars[j] == '$' && chars[j - 1] != '\\');
                 match close {
-                    Some(j) if j > i + 1 && !chars[i + 1].is_whitespace() && !chars[j - 1].is_whitespace() && !chars.get(j + 1).is_some_and(|c| c.is_ascii_digit()) => i = j + 1,
+                    Some(j)
+                        if j > i + 1
+                            && !chars[i + 1].is_whitespace()
+                            && !chars[j - 1].is_whitespace()
+                            && !chars.get(j + 1).is_some_and(|c| c.is_ascii_digit()) =>
+                    {
+                        i = j + 1
+                    }
                     _ => {
                         out.push(c);
                         i += 1;
@@ -618,8 +675,12 @@ fn strip_markup(text: &str) -> String {
                     let inner: String = chars[i + 1..close].iter().collect();
                     let after = close + 1;
                     let skip_to = match chars.get(after) {
-                        Some('(') => chars[after..].iter().position(|&c| c == ')').map(|p| after + p + 1),
-                        Some('[') => chars[after..].iter().position(|&c| c == ']').map(|p| after + p + 1),
+                        Some('(') => {
+                            chars[after..].iter().position(|&c| c == ')').map(|p| after + p + 1)
+                        }
+                        Some('[') => {
+                            chars[after..].iter().position(|&c| c == ']').map(|p| after + p + 1)
+                        }
                         _ => Some(after),
                     };
                     out.push_str(&strip_markup(&inner));
@@ -632,7 +693,12 @@ fn strip_markup(text: &str) -> String {
             '<' => {
                 // An HTML tag or autolink: drop tags, keep autolink text.
                 match chars[i..].iter().position(|&c| c == '>') {
-                    Some(p) if chars[i + 1..i + p].iter().all(|c| !c.is_whitespace() || chars.get(i + 1).is_some_and(|c| c.is_alphabetic() || *c == '/')) => {
+                    Some(p)
+                        if chars[i + 1..i + p].iter().all(|c| {
+                            !c.is_whitespace()
+                                || chars.get(i + 1).is_some_and(|c| c.is_alphabetic() || *c == '/')
+                        }) =>
+                    {
                         let inner: String = chars[i + 1..i + p].iter().collect();
                         if inner.contains("://") || inner.contains('@') {
                             out.push_str(&inner);

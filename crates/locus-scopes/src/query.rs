@@ -127,7 +127,10 @@ pub struct LanguageConfig {
 
 impl fmt::Debug for LanguageConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LanguageConfig").field("id", &self.id).field("patterns", &self.patterns.len()).finish()
+        f.debug_struct("LanguageConfig")
+            .field("id", &self.id)
+            .field("patterns", &self.patterns.len())
+            .finish()
     }
 }
 
@@ -137,16 +140,32 @@ pub const SYMBOLS_FILE: &str = "symbols.scm";
 impl LanguageConfig {
     pub(crate) fn load(entry: &LanguageEntry) -> Result<LanguageConfig, QueryError> {
         let file = format!("{}/{SYMBOLS_FILE}", entry.queries);
-        let err = |message: String| QueryError { language: entry.id.to_string(), file: file.clone(), message };
+        let err = |message: String| QueryError {
+            language: entry.id.to_string(),
+            file: file.clone(),
+            message,
+        };
         let source = read_query(entry.queries, SYMBOLS_FILE).map_err(err)?;
         let language = (entry.grammar)();
         let query = Query::new(&language, &source).map_err(|e| {
-            err(format!("line {}, column {}: {:?} error: {}", e.row + 1, e.column + 1, e.kind, e.message))
+            err(format!(
+                "line {}, column {}: {:?} error: {}",
+                e.row + 1,
+                e.column + 1,
+                e.kind,
+                e.message
+            ))
         })?;
         let roles = query
             .capture_names()
             .iter()
-            .map(|name| capture_role(name).ok_or_else(|| err(format!("unknown capture @{name}; see queries/README.md for the allowed names"))))
+            .map(|name| {
+                capture_role(name).ok_or_else(|| {
+                    err(format!(
+                        "unknown capture @{name}; see queries/README.md for the allowed names"
+                    ))
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut patterns = Vec::with_capacity(query.pattern_count());
         for i in 0..query.pattern_count() {
@@ -177,7 +196,15 @@ fn capture_role(name: &str) -> Option<Role> {
 }
 
 fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
-    let mut info = PatternInfo { template: None, keep_if_children: false, merge: Merge::No, normalize: Normalize::Trim, level: None, hoist: false, trim: None };
+    let mut info = PatternInfo {
+        template: None,
+        keep_if_children: false,
+        merge: Merge::No,
+        normalize: Normalize::Trim,
+        level: None,
+        hoist: false,
+        trim: None,
+    };
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
         match &*prop.key {
@@ -188,17 +215,31 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
             "hoist" if value == "true" => info.hoist = true,
             "range.trim" if !value.is_empty() => info.trim = Some(value.to_string()),
             "level" => {
-                info.level = Some(value.parse().ok().filter(|l| (1..=9).contains(l)).ok_or_else(|| format!("level must be 1 to 9, not {value:?}"))?)
+                info.level = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|l| (1..=9).contains(l))
+                        .ok_or_else(|| format!("level must be 1 to 9, not {value:?}"))?,
+                )
             }
             "name.normalize" => {
                 info.normalize = match value {
                     "trim" => Normalize::Trim,
                     "collapse" => Normalize::Collapse,
                     "markup" => Normalize::Markup,
-                    _ => return Err(format!("name.normalize must be trim, collapse or markup, not {value:?}")),
+                    _ => {
+                        return Err(format!(
+                            "name.normalize must be trim, collapse or markup, not {value:?}"
+                        ));
+                    }
                 }
             }
-            key => return Err(format!("unknown property #set! {key} {value:?}; see queries/README.md")),
+            key => {
+                return Err(format!(
+                    "unknown property #set! {key} {value:?}; see queries/README.md"
+                ));
+            }
         }
     }
     Ok(info)
@@ -211,19 +252,26 @@ fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
         if open > 0 {
             parts.push(Part::Literal(rest[..open].to_string()));
         }
-        let close = rest[open..].find('}').ok_or_else(|| format!("unclosed {{ in name template {template:?}"))? + open;
+        let close = rest[open..]
+            .find('}')
+            .ok_or_else(|| format!("unclosed {{ in name template {template:?}"))?
+            + open;
         let (spec, filter) = match rest[open + 1..close].split_once(':') {
             Some((spec, "path")) => (spec, Filter::Path),
-            Some((_, other)) => return Err(format!("unknown template filter :{other} in {template:?}; the filter is :path")),
+            Some((_, other)) => {
+                return Err(format!(
+                    "unknown template filter :{other} in {template:?}; the filter is :path"
+                ));
+            }
             None => (&rest[open + 1..close], Filter::None),
         };
         let (cap, sep) = match spec.split_once('|') {
             Some((cap, sep)) => (cap, sep.to_string()),
             None => (spec, ", ".to_string()),
         };
-        let index = query
-            .capture_index_for_name(cap)
-            .ok_or_else(|| format!("name template {template:?} names @{cap}, which the pattern does not capture"))?;
+        let index = query.capture_index_for_name(cap).ok_or_else(|| {
+            format!("name template {template:?} names @{cap}, which the pattern does not capture")
+        })?;
         parts.push(Part::Capture(index, sep, filter));
         rest = &rest[close + 1..];
     }
@@ -249,7 +297,9 @@ pub(crate) fn read_query(dir: &str, file: &str) -> Result<String, String> {
             for parent in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                 let inherited = embedded(parent, file)?;
                 if inherited.lines().any(|l| l.trim().starts_with("; inherits:")) {
-                    return Err(format!("queries/{parent}/{file} inherits in turn; keep inheritance one level deep"));
+                    return Err(format!(
+                        "queries/{parent}/{file} inherits in turn; keep inheritance one level deep"
+                    ));
                 }
                 out.push_str(&inherited);
                 out.push('\n');

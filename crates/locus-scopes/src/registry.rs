@@ -61,7 +61,10 @@ impl Registry {
     pub fn by_id(&self, id: &str) -> Option<Language> {
         self.entries
             .iter()
-            .position(|e| e.id.eq_ignore_ascii_case(id) || e.aliases.iter().any(|a| a.eq_ignore_ascii_case(id)))
+            .position(|e| {
+                e.id.eq_ignore_ascii_case(id)
+                    || e.aliases.iter().any(|a| a.eq_ignore_ascii_case(id))
+            })
             .map(|index| Language { index })
     }
 
@@ -73,13 +76,25 @@ impl Registry {
         }
         if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
             let ext = ext.to_ascii_lowercase();
-            if let Some(i) = self.entries.iter().position(|e| e.extensions.contains(&ext.as_str())) {
+            if let Some(i) = self.entries.iter().position(|e| e.extensions.contains(&ext.as_str()))
+            {
                 return Some(Language { index: i });
             }
         }
-        let interp = first_line?.strip_prefix("#!")?.split_whitespace().flat_map(|w| w.rsplit('/').next()).find(|w| *w != "env" && !w.starts_with('-'))?;
+        let interp = first_line?
+            .strip_prefix("#!")?
+            .split_whitespace()
+            .flat_map(|w| w.rsplit('/').next())
+            .find(|w| *w != "env" && !w.starts_with('-'))?;
         let interp = interp.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-        self.entries.iter().position(|e| e.shebangs.iter().any(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()) == interp)).map(|index| Language { index })
+        self.entries
+            .iter()
+            .position(|e| {
+                e.shebangs
+                    .iter()
+                    .any(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()) == interp)
+            })
+            .map(|index| Language { index })
     }
 
     /// The registry entry of a language.
@@ -91,7 +106,9 @@ impl Registry {
     /// A broken query disables that language only; the error names the language and file.
     pub fn config(&self, lang: Language) -> Result<Arc<LanguageConfig>, Arc<QueryError>> {
         self.configs[lang.index]
-            .get_or_init(|| LanguageConfig::load(&self.entries[lang.index]).map(Arc::new).map_err(Arc::new))
+            .get_or_init(|| {
+                LanguageConfig::load(&self.entries[lang.index]).map(Arc::new).map_err(Arc::new)
+            })
             .clone()
     }
 }

@@ -28,7 +28,10 @@ pub struct Source {
 
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Source").field("language", &self.language.map(Language::id)).field("version", &self.doc.version()).finish()
+        f.debug_struct("Source")
+            .field("language", &self.language.map(Language::id))
+            .field("version", &self.doc.version())
+            .finish()
     }
 }
 
@@ -41,7 +44,16 @@ impl Source {
             Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
-        let mut source = Source { doc, language, config, error, parser: None, tree: None, outline: OnceLock::new(), stale: Mutex::new(None) };
+        let mut source = Source {
+            doc,
+            language,
+            config,
+            error,
+            parser: None,
+            tree: None,
+            outline: OnceLock::new(),
+            stale: Mutex::new(None),
+        };
         if let Some(config) = &source.config {
             let mut parser = Parser::new();
             // A grammar the linked tree-sitter cannot load leaves the document as plain text.
@@ -99,7 +111,12 @@ impl Source {
     }
 
     /// Applies one LSP content change and reparses incrementally.
-    pub fn apply_change(&mut self, range: Option<Range>, text: &str, encoding: PositionEncoding) -> Result<TextEdit, DocError> {
+    pub fn apply_change(
+        &mut self,
+        range: Option<Range>,
+        text: &str,
+        encoding: PositionEncoding,
+    ) -> Result<TextEdit, DocError> {
         let edit = self.doc.apply_change(range, text, encoding)?;
         self.after_edit(&edit);
         Ok(edit)
@@ -130,21 +147,34 @@ impl Source {
         // What changed: the edited bytes, every range whose syntax differs, and what was
         // already stale before this edit (moved across it).
         let (start, old_end, new_end) = (edit.start_byte, edit.old_end_byte, edit.new_end_byte);
-        let moved = |p: usize| if p < start { p } else if p >= old_end { p - old_end + new_end } else { new_end };
+        let moved = |p: usize| {
+            if p < start {
+                p
+            } else if p >= old_end {
+                p - old_end + new_end
+            } else {
+                new_end
+            }
+        };
         let mut dirty = Span { start, end: new_end };
         for r in old.changed_ranges(&new) {
             dirty = Span { start: dirty.start.min(r.start_byte), end: dirty.end.max(r.end_byte) };
         }
         let base = match (previous, stale) {
             // Readers may still hold the old outline; copy it only then.
-            (Some(outline), _) => Some((Arc::try_unwrap(outline).unwrap_or_else(|shared| (*shared).clone()), None)),
+            (Some(outline), _) => {
+                Some((Arc::try_unwrap(outline).unwrap_or_else(|shared| (*shared).clone()), None))
+            }
             (None, Some((outline, span))) => Some((outline, Some(span))),
             (None, None) => None,
         };
         if let Some((mut outline, old_dirty)) = base {
             outline::shift(&mut outline.symbols, start, old_end, new_end);
             if let Some(d) = old_dirty {
-                dirty = Span { start: dirty.start.min(moved(d.start)), end: dirty.end.max(moved(d.end)) };
+                dirty = Span {
+                    start: dirty.start.min(moved(d.start)),
+                    end: dirty.end.max(moved(d.end)),
+                };
             }
             *self.stale.get_mut().unwrap_or_else(|e| e.into_inner()) = Some((outline, dirty));
         }
@@ -160,7 +190,9 @@ impl Source {
                 (Some(config), Some(tree)) => {
                     let stale = self.stale.lock().unwrap_or_else(|e| e.into_inner()).take();
                     Arc::new(match stale {
-                        Some((outline, dirty)) => outline::update(config, tree, &self.doc, outline, dirty),
+                        Some((outline, dirty)) => {
+                            outline::update(config, tree, &self.doc, outline, dirty)
+                        }
                         None => outline::extract(config, tree, &self.doc),
                     })
                 }

@@ -49,8 +49,15 @@ fn root() -> PathBuf {
 /// Where the source of a reference file lives: the shared corpus or our own files.
 fn source_of(lang: &str, name: &str) -> PathBuf {
     let shared = root().join("../shared/corpus");
-    assert!(shared.is_dir(), "../shared/corpus is missing: the fidelity test needs the shared corpus beside the repo");
-    for candidate in [shared.join(lang).join(name), shared.join("large").join(name), root().join("tests/fidelity/files").join(lang).join(name)] {
+    assert!(
+        shared.is_dir(),
+        "../shared/corpus is missing: the fidelity test needs the shared corpus beside the repo"
+    );
+    for candidate in [
+        shared.join(lang).join(name),
+        shared.join("large").join(name),
+        root().join("tests/fidelity/files").join(lang).join(name),
+    ] {
         if candidate.is_file() {
             return candidate;
         }
@@ -59,13 +66,15 @@ fn source_of(lang: &str, name: &str) -> PathBuf {
 }
 
 fn convert(doc: &Document, symbols: &[RefSymbol]) -> Vec<Symbol> {
-    let offset = |p: &RefPos| doc.offset_at(Position::new(p.line, p.character), PositionEncoding::Utf16);
+    let offset =
+        |p: &RefPos| doc.offset_at(Position::new(p.line, p.character), PositionEncoding::Utf16);
     let span = |r: &RefRange| Span { start: offset(&r.start), end: offset(&r.end) };
     let mut out: Vec<Symbol> = symbols
         .iter()
         .map(|s| Symbol {
             name: s.name.clone(),
-            kind: SymbolKind::from_name(&s.kind).unwrap_or_else(|| panic!("unknown kind {}", s.kind)),
+            kind: SymbolKind::from_name(&s.kind)
+                .unwrap_or_else(|| panic!("unknown kind {}", s.kind)),
             range: span(&s.range),
             selection: span(&s.selection_range),
             children: convert(doc, &s.children),
@@ -83,7 +92,12 @@ fn boundaries(symbols: &[Symbol], out: &mut BTreeSet<usize>) {
 }
 
 fn chain(outline: &Outline, offset: usize) -> String {
-    outline.chain_at(offset).iter().map(|s| format!("{}:{}", s.kind, s.name)).collect::<Vec<_>>().join(" > ")
+    outline
+        .chain_at(offset)
+        .iter()
+        .map(|s| format!("{}:{}", s.kind, s.name))
+        .collect::<Vec<_>>()
+        .join(" > ")
 }
 
 #[derive(Default)]
@@ -98,20 +112,25 @@ fn scope_chains_agree_with_vscode_providers() {
     let reference_dir = root().join("tests/fidelity/reference");
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut report = String::new();
-    let mut langs: Vec<_> = std::fs::read_dir(&reference_dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut langs: Vec<_> =
+        std::fs::read_dir(&reference_dir).unwrap().map(|e| e.unwrap().path()).collect();
     langs.sort();
     for lang_dir in langs {
         let lang = lang_dir.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&lang_dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> =
+            std::fs::read_dir(&lang_dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for reference in files {
             let name = reference.file_stem().unwrap().to_string_lossy().into_owned(); // drops ".json"
             let path = source_of(&lang, &name);
             let text = std::fs::read_to_string(&path).unwrap();
-            let language = Registry::builtin().for_path(&path, text.lines().next()).expect("a registered language");
+            let language = Registry::builtin()
+                .for_path(&path, text.lines().next())
+                .expect("a registered language");
             let source = Source::new(Document::new(&text, 0), Some(language));
             assert!(source.error().is_none(), "{}", source.error().unwrap());
-            let theirs: Vec<RefSymbol> = serde_json::from_str(&std::fs::read_to_string(&reference).unwrap()).unwrap();
+            let theirs: Vec<RefSymbol> =
+                serde_json::from_str(&std::fs::read_to_string(&reference).unwrap()).unwrap();
             let theirs = Outline::new(convert(source.doc(), &theirs));
             let ours = source.outline();
 
@@ -120,7 +139,11 @@ fn scope_chains_agree_with_vscode_providers() {
             for line in 0..doc.line_count() {
                 let start = doc.line_start(line);
                 let end = doc.line_content_end(line);
-                let first = start + doc.slice(start, end).find(|c: char| !c.is_whitespace()).unwrap_or(end - start);
+                let first = start
+                    + doc
+                        .slice(start, end)
+                        .find(|c: char| !c.is_whitespace())
+                        .unwrap_or(end - start);
                 points.extend([first, end, doc.floor_char_boundary((first + end) / 2)]);
             }
             boundaries(&theirs.symbols, &mut points);
@@ -135,7 +158,13 @@ fn scope_chains_agree_with_vscode_providers() {
                     tally.agree += 1;
                 } else {
                     let pos = doc.position_at(p, PositionEncoding::Utf16);
-                    writeln!(report, "{lang}/{name}:{}:{}\n  vscode: {a}\n  locus:  {b}", pos.line + 1, pos.character + 1).unwrap();
+                    writeln!(
+                        report,
+                        "{lang}/{name}:{}:{}\n  vscode: {a}\n  locus:  {b}",
+                        pos.line + 1,
+                        pos.character + 1
+                    )
+                    .unwrap();
                 }
             }
         }
@@ -147,7 +176,14 @@ fn scope_chains_agree_with_vscode_providers() {
     let mut failed = Vec::new();
     for (lang, t) in &tallies {
         let rate = t.agree as f64 / t.positions as f64;
-        writeln!(summary, "{lang}: {:.2}% of {} positions in {} files", rate * 100.0, t.positions, t.files).unwrap();
+        writeln!(
+            summary,
+            "{lang}: {:.2}% of {} positions in {} files",
+            rate * 100.0,
+            t.positions,
+            t.files
+        )
+        .unwrap();
         if rate < REQUIRED {
             failed.push(lang.clone());
         }

@@ -8,7 +8,8 @@ use locus_scopes::{Registry, Source};
 
 fn check(language: &str, fixture: &str, expect: Expect) {
     let (text, offset) = locus_fixture::cursor(fixture);
-    let lang = Registry::builtin().by_id(language).unwrap_or_else(|| panic!("no language {language}"));
+    let lang =
+        Registry::builtin().by_id(language).unwrap_or_else(|| panic!("no language {language}"));
     let source = Source::new(Document::new(&text, 0), Some(lang));
     assert!(source.error().is_none(), "{}", source.error().unwrap());
     let outline = source.outline();
@@ -53,7 +54,9 @@ describe('UserService', () => {
   });
 });
 "#,
-        expect![[r#"Function:describe('UserService') callback > Function:it("finds a user") callback > Variable:found"#]],
+        expect![[
+            r#"Function:describe('UserService') callback > Function:it("finds a user") callback > Variable:found"#
+        ]],
     );
 }
 
@@ -176,7 +179,9 @@ fn markdown_heading_chain_keeps_emoji() {
 
 Run $0`make`.
 "#,
-        expect!["String:# 🚀 Getting Started > String:## Install > String:### From source > String:#### On Linux 🐧"],
+        expect![
+            "String:# 🚀 Getting Started > String:## Install > String:### From source > String:#### On Linux 🐧"
+        ],
     );
 }
 

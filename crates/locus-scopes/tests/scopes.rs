@@ -21,13 +21,23 @@ fn scope_files() {
     let registry = Registry::builtin();
     let mut failures = Vec::new();
     let mut checked = 0;
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     for dir in dirs {
         let id = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let lang = registry.by_id(&id).unwrap_or_else(|| panic!("tests/scopes/{id}: no such language in grammars/"));
-        let comment = registry.entry(lang).comment.unwrap_or_else(|| panic!("grammars/{id}.toml has no comment token"));
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let lang = registry
+            .by_id(&id)
+            .unwrap_or_else(|| panic!("tests/scopes/{id}: no such language in grammars/"));
+        let comment = registry
+            .entry(lang)
+            .comment
+            .unwrap_or_else(|| panic!("grammars/{id}.toml has no comment token"));
+        let mut files: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
@@ -39,13 +49,23 @@ fn scope_files() {
                 checked += 1;
                 let actual = chain_text(&source, a.offset);
                 if actual != a.expected {
-                    failures.push(format!("{}:{}\n  expected: {}\n  actual:   {actual}", file.display(), a.line, a.expected));
+                    failures.push(format!(
+                        "{}:{}\n  expected: {}\n  actual:   {actual}",
+                        file.display(),
+                        a.line,
+                        a.expected
+                    ));
                 }
             }
         }
     }
     println!("{checked} expectations checked");
-    assert!(failures.is_empty(), "{} of {checked} scope expectations failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} scope expectations failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -20,13 +20,15 @@ use divan::Bencher;
 use locus_doc::{Position, PositionEncoding, Range};
 use serde_json::{Value, json};
 
-const LARGE: &str = "large/microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
+const LARGE: &str =
+    "large/microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
 /// `let magicMethodSupported = true;`: typing `x` renames the variable.
 const LINE: u32 = 14999;
 const COLUMN: u32 = 12;
 
 fn large_text() -> String {
-    std::fs::read_to_string(lsp_support::corpus_dir().join(LARGE)).expect("the corpus beside the repository")
+    std::fs::read_to_string(lsp_support::corpus_dir().join(LARGE))
+        .expect("the corpus beside the repository")
 }
 
 fn main() {
@@ -67,7 +69,8 @@ fn get_context_after_change(bencher: Bencher) {
     let mut server = lsp_support::Server::start(&["--no-mcp"]);
     server.initialize(json!({"capabilities": {"experimental": {"locus": {"cursor": true}}}}));
     server.open(&uri, "typescript", 0, &large_text());
-    let cursor = json!({"textDocument": {"uri": uri}, "position": {"line": LINE, "character": COLUMN}});
+    let cursor =
+        json!({"textDocument": {"uri": uri}, "position": {"line": LINE, "character": COLUMN}});
     server.notify("locus/didChangeCursor", cursor);
     // The first outline of the document is computed once, here.
     let first = server.context(Value::Null);
@@ -101,7 +104,12 @@ fn memory_report() {
     files.sort();
     let texts: Vec<(String, String)> = files
         .iter()
-        .map(|p| (p.extension().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(p).unwrap()))
+        .map(|p| {
+            (
+                p.extension().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(p).unwrap(),
+            )
+        })
         .collect();
     let language = |ext: &str| match ext {
         "ts" => "typescript",
@@ -128,7 +136,10 @@ fn memory_report() {
     let open = server.rss_kib();
     for i in 0..1000 {
         let (ext, _) = &texts[i % texts.len()];
-        server.notify("textDocument/didClose", json!({"textDocument": {"uri": format!("file:///mem/{i}.{ext}")}}));
+        server.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": format!("file:///mem/{i}.{ext}")}}),
+        );
     }
     let state = server.request("locus/debugState", Value::Null).unwrap();
     assert_eq!(state["open"], 0);

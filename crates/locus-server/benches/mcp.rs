@@ -32,12 +32,14 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 
-const LARGE: &str = "large/microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
+const LARGE: &str =
+    "large/microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
 const LINE: u32 = 14999;
 const COLUMN: u32 = 12;
 
 fn large_text() -> String {
-    std::fs::read_to_string(lsp_support::corpus_dir().join(LARGE)).expect("the corpus beside the repository")
+    std::fs::read_to_string(lsp_support::corpus_dir().join(LARGE))
+        .expect("the corpus beside the repository")
 }
 
 fn main() {
@@ -55,9 +57,13 @@ async fn client(record: &Value) -> Client {
 async fn client_with(record: &Value, pooled: bool) -> Client {
     let builder = reqwest::Client::builder().no_proxy();
     let http = if pooled { builder } else { builder.pool_max_idle_per_host(0) }.build().unwrap();
-    let config = StreamableHttpClientTransportConfig::with_uri(record["url"].as_str().unwrap().to_string())
-        .auth_header(record["token"].as_str().unwrap().to_string());
-    ClientConfig::default().serve(StreamableHttpClientTransport::with_client(http, config)).await.unwrap()
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(record["url"].as_str().unwrap().to_string())
+            .auth_header(record["token"].as_str().unwrap().to_string());
+    ClientConfig::default()
+        .serve(StreamableHttpClientTransport::with_client(http, config))
+        .await
+        .unwrap()
 }
 
 async fn call(client: &Client, name: &str, args: Value) -> Result<Value, String> {
@@ -84,7 +90,11 @@ fn summary(label: &str, mut ms: Vec<f64>) {
 }
 
 /// Sends one-character edits and cursor moves to the editor state, every 2 ms, until `stop`.
-fn stream_edits(mut s: lsp_support::Server, uri: String, stop: Arc<AtomicBool>) -> (lsp_support::Server, u64) {
+fn stream_edits(
+    mut s: lsp_support::Server,
+    uri: String,
+    stop: Arc<AtomicBool>,
+) -> (lsp_support::Server, u64) {
     let mut i = 0u64;
     while !stop.load(Ordering::Relaxed) {
         i += 1;
@@ -107,12 +117,19 @@ fn report() {
     let uri = "file:///bench/typeEvaluator.ts".to_string();
     s.open(&uri, "typescript", 1, &large_text());
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}}));
-    s.notify("locus/didChangeCursor", json!({"textDocument": {"uri": uri}, "position": {"line": LINE, "character": COLUMN}}));
+    s.notify(
+        "locus/didChangeCursor",
+        json!({"textDocument": {"uri": uri}, "position": {"line": LINE, "character": COLUMN}}),
+    );
     s.context(json!(null));
     let file = runtime_dir.join("locus").join(format!("{}.json", s.pid()));
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    println!("MCP benchmarks: {LARGE} (30,464 lines) open in `locus lsp`, cursor at line {}", LINE + 1);
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    println!(
+        "MCP benchmarks: {LARGE} (30,464 lines) open in `locus lsp`, cursor at line {}",
+        LINE + 1
+    );
 
     // 1. Round trips while edits stream in.
     let stop = Arc::new(AtomicBool::new(false));
@@ -138,7 +155,10 @@ fn report() {
                 let e = call(&c, "editor_get_context", json!({})).await.unwrap();
                 ms.push(t.elapsed().as_secs_f64() * 1000.0);
                 server_side.push(e["meta"]["durationMs"].as_f64().unwrap());
-                depth = e["editorContext"]["symbols"]["scopeHierarchy"].as_str().unwrap_or_default().to_string();
+                depth = e["editorContext"]["symbols"]["scopeHierarchy"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
             }
             results.push(ms);
         }
@@ -179,7 +199,10 @@ fn report() {
         percentile(&v, 0.5)
     };
     let (w, wo) = (median(capture_with), median(capture_without));
-    println!("capture cost (server-side durationMs of test_sleep 0): median {w:.4} ms with an editor, {wo:.4} ms without: +{:.4} ms", w - wo);
+    println!(
+        "capture cost (server-side durationMs of test_sleep 0): median {w:.4} ms with an editor, {wo:.4} ms without: +{:.4} ms",
+        w - wo
+    );
 
     // 3. 50 concurrent clients × 200 calls.
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}}));
@@ -196,7 +219,9 @@ fn report() {
                 for _ in 0..200 {
                     let t = Instant::now();
                     match call(&c, "editor_get_context", json!({})).await {
-                        Ok(e) if e["ok"] == true && e.get("editorContext").is_some() => ms.push(t.elapsed().as_secs_f64() * 1000.0),
+                        Ok(e) if e["ok"] == true && e.get("editorContext").is_some() => {
+                            ms.push(t.elapsed().as_secs_f64() * 1000.0)
+                        }
                         _ => errors += 1,
                     }
                 }
@@ -214,7 +239,11 @@ fn report() {
     });
     let n = latencies.len() + errors;
     summary("50 clients x 200 editor_get_context calls (round trip)", latencies);
-    println!("  errors: {errors} of {n}; {:.0} calls/s over {:.2} s", n as f64 / elapsed.as_secs_f64(), elapsed.as_secs_f64());
+    println!(
+        "  errors: {errors} of {n}; {:.0} calls/s over {:.2} s",
+        n as f64 / elapsed.as_secs_f64(),
+        elapsed.as_secs_f64()
+    );
     s.stop();
     let _ = std::fs::remove_dir_all(&root);
     println!();
@@ -229,10 +258,19 @@ fn capture_editor_context(bencher: Bencher) {
     shared.with(|s| {
         s.open(uri, "typescript", 0, &large_text());
         s.set_active(Some(uri));
-        s.set_cursor(uri, state::CursorUpdate { version: None, position: Position::new(LINE, COLUMN), selections: vec![], encoding: PositionEncoding::Utf16 })
-            .unwrap();
+        s.set_cursor(
+            uri,
+            state::CursorUpdate {
+                version: None,
+                position: Position::new(LINE, COLUMN),
+                selections: vec![],
+                encoding: PositionEncoding::Utf16,
+            },
+        )
+        .unwrap();
     });
-    let query = state::ContextQuery { uri: None, position: None, encoding: PositionEncoding::Utf16 };
+    let query =
+        state::ContextQuery { uri: None, position: None, encoding: PositionEncoding::Utf16 };
     // The first context computes the outline; the benchmark measures the steady state.
     shared.with(|s| s.context(query)).unwrap();
     bencher.bench(|| {

@@ -81,7 +81,9 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         "outline" => outline(rest, out),
         "languages" => languages(out),
         "syntax" => syntax(rest, out),
-        "--version" | "-V" | "version" => writeln!(out, "locus {}", env!("CARGO_PKG_VERSION")).map_err(io_err),
+        "--version" | "-V" | "version" => {
+            writeln!(out, "locus {}", env!("CARGO_PKG_VERSION")).map_err(io_err)
+        }
         "--help" | "-h" | "help" => write!(out, "{HELP}").map_err(io_err),
         other => Err(CliError::Usage(format!("unknown command `{other}`"))),
     };
@@ -119,18 +121,30 @@ impl<'a> Flags<'a> {
 
     /// The value of `flag`: the one written after `=`, else the next argument; `what` names
     /// it in the error when there is none.
-    pub fn value(&mut self, flag: &str, inline: Option<&str>, what: &str) -> Result<String, CliError> {
+    pub fn value(
+        &mut self,
+        flag: &str,
+        inline: Option<&str>,
+        what: &str,
+    ) -> Result<String, CliError> {
         if let Some(v) = inline {
             return Ok(v.to_string());
         }
-        let v = self.args.get(self.next).cloned().ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))?;
+        let v = self
+            .args
+            .get(self.next)
+            .cloned()
+            .ok_or_else(|| CliError::Usage(format!("`{flag}` needs {what}")))?;
         self.next += 1;
         Ok(v)
     }
 }
 
 /// Parses the options of `locus lsp`. `env_log` is the value of `LOCUS_LOG`, if set.
-pub fn lsp_options(args: &[String], env_log: Option<&str>) -> Result<crate::lsp::Options, CliError> {
+pub fn lsp_options(
+    args: &[String],
+    env_log: Option<&str>,
+) -> Result<crate::lsp::Options, CliError> {
     use crate::lsp::Level;
     let mut mcp = true;
     let mut port: Option<u16> = None;
@@ -147,11 +161,16 @@ pub fn lsp_options(args: &[String], env_log: Option<&str>) -> Result<crate::lsp:
             }
             "--log-level" => {
                 let v = flags.value(flag, inline, "a level")?;
-                level = Some(v.parse().map_err(|e: String| CliError::Usage(format!("`--log-level`: {e}")))?);
+                level = Some(
+                    v.parse()
+                        .map_err(|e: String| CliError::Usage(format!("`--log-level`: {e}")))?,
+                );
             }
             // vscode-languageclient adds `--stdio` to the command it starts.
             "--stdio" if inline.is_none() => {}
-            other => return Err(CliError::Usage(format!("unknown option `{other}` for `locus lsp`"))),
+            other => {
+                return Err(CliError::Usage(format!("unknown option `{other}` for `locus lsp`")));
+            }
         }
     }
     let log_level = match (level, env_log) {
@@ -164,7 +183,10 @@ pub fn lsp_options(args: &[String], env_log: Option<&str>) -> Result<crate::lsp:
     if !mcp && port.is_some() {
         eprintln!("locus: warning: `--mcp-port` has no effect with `--no-mcp`");
     }
-    Ok(crate::lsp::Options { mcp_port: if mcp { Some(port.unwrap_or(0)) } else { None }, log_level })
+    Ok(crate::lsp::Options {
+        mcp_port: if mcp { Some(port.unwrap_or(0)) } else { None },
+        log_level,
+    })
 }
 
 fn lsp(args: &[String]) -> Result<(), CliError> {
@@ -172,7 +194,9 @@ fn lsp(args: &[String]) -> Result<(), CliError> {
     let options = lsp_options(args, env_log.as_deref())?;
     match crate::lsp::run(options) {
         Ok(true) => Ok(()),
-        Ok(false) => Err(CliError::Io("the editor closed the connection without a shutdown request".into())),
+        Ok(false) => {
+            Err(CliError::Io("the editor closed the connection without a shutdown request".into()))
+        }
         Err(e) => Err(CliError::Io(format!("the language server failed: {e}"))),
     }
 }
@@ -194,7 +218,9 @@ pub struct Location {
 
 /// Parses `PATH:LINE[:COL]`. The path may itself contain colons: numbers are taken from the end.
 pub fn parse_location(arg: &str) -> Result<Location, CliError> {
-    let bad = |why: &str| CliError::Usage(format!("`{arg}`: {why}; expected PATH:LINE[:COL], e.g. src/app.ts:12:8"));
+    let bad = |why: &str| {
+        CliError::Usage(format!("`{arg}`: {why}; expected PATH:LINE[:COL], e.g. src/app.ts:12:8"))
+    };
     let number = |s: &str, what: &str| -> Result<u32, CliError> {
         match s.parse::<u32>() {
             Ok(0) => Err(bad(&format!("{what} is 1-based, 0 is not a valid {what}"))),
@@ -220,7 +246,8 @@ pub fn parse_location(arg: &str) -> Result<Location, CliError> {
 
 /// Reads a file and parses it in the language its name (or shebang) says.
 pub fn load(path: &Path) -> Result<Source, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::Io(format!("cannot read `{}`: {e}", path.display())))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::Io(format!("cannot read `{}`: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::Io(format!("`{}` is not UTF-8 text", path.display())))?;
     let language = Registry::builtin().for_path(path, text.lines().next());
@@ -250,7 +277,14 @@ fn context(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         let path = absolute(&loc.path);
         let ctx = locus_context::build(
             source,
-            &Request { path: &path, language_id: None, is_dirty: false, cursor, selection: None, symbols: Symbols::Syntax },
+            &Request {
+                path: &path,
+                language_id: None,
+                is_dirty: false,
+                cursor,
+                selection: None,
+                symbols: Symbols::Syntax,
+            },
         );
         text.push_str(&proto::editor_context(&ctx).to_string());
         text.push('\n');
@@ -262,7 +296,9 @@ fn outline(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let tree = args.iter().any(|a| a == "--tree");
     let paths: Vec<_> = args.iter().filter(|a| *a != "--tree").collect();
     let [path] = paths.as_slice() else {
-        return Err(CliError::Usage("`locus outline` takes one PATH (and optionally --tree)".into()));
+        return Err(CliError::Usage(
+            "`locus outline` takes one PATH (and optionally --tree)".into(),
+        ));
     };
     if let Some(flag) = path.strip_prefix("--") {
         return Err(CliError::Usage(format!("unknown option `--{flag}` for `locus outline`")));
@@ -275,7 +311,8 @@ fn outline(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let text = if tree {
         proto::outline_tree(source.doc(), &outline)
     } else {
-        let mut s = proto::document_symbols(source.doc(), &outline, PositionEncoding::Utf16).to_string();
+        let mut s =
+            proto::document_symbols(source.doc(), &outline, PositionEncoding::Utf16).to_string();
         s.push('\n');
         s
     };
@@ -314,7 +351,15 @@ fn syntax(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         if node.is_named() {
             let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
             let (s, e) = (node.start_position(), node.end_position());
-            text.push_str(&format!("{}{field}{} [{}:{} - {}:{}]\n", "  ".repeat(depth), node.kind(), s.row + 1, s.column + 1, e.row + 1, e.column + 1));
+            text.push_str(&format!(
+                "{}{field}{} [{}:{} - {}:{}]\n",
+                "  ".repeat(depth),
+                node.kind(),
+                s.row + 1,
+                s.column + 1,
+                e.row + 1,
+                e.column + 1
+            ));
         }
         if cursor.goto_first_child() {
             depth += 1;

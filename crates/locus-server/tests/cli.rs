@@ -42,7 +42,10 @@ fn context_answers_in_argument_order_across_files() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines = json_lines(&out);
-    let hierarchies: Vec<_> = lines.iter().map(|l| l["symbols"]["scopeHierarchy"].as_str().unwrap().to_string()).collect();
+    let hierarchies: Vec<_> = lines
+        .iter()
+        .map(|l| l["symbols"]["scopeHierarchy"].as_str().unwrap().to_string())
+        .collect();
     insta::assert_debug_snapshot!(hierarchies);
     assert_eq!(lines[1]["file"]["languageId"], "python");
 }

@@ -25,16 +25,21 @@ fn write(path: &Path, lines: &[Value]) {
 /// A home with a Claude Code session (earlier) and a Codex session (later) whose working
 /// directory is `workspace`, plus a newer Claude Code session of another folder.
 fn fixture(name: &str) -> (Scratch, PathBuf, PathBuf) {
-    let root = std::env::temp_dir().join(format!("locus-dialog-call-{}-{name}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("locus-dialog-call-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&root);
     let home = root.join("home");
     let workspace = root.join("work space");
     fs::create_dir_all(&workspace).unwrap();
     let workspace = fs::canonicalize(&workspace).unwrap();
     let ws = workspace.to_str().unwrap();
-    let escaped: String = ws.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let escaped: String =
+        ws.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     write(
-        &home.join(".claude/projects").join(&escaped).join("c1a0de00-0000-4000-8000-000000000001.jsonl"),
+        &home
+            .join(".claude/projects")
+            .join(&escaped)
+            .join("c1a0de00-0000-4000-8000-000000000001.jsonl"),
         &[
             json!({"type": "user", "cwd": ws, "sessionId": "c1a0de00-0000-4000-8000-000000000001", "uuid": "u0", "isMeta": true, "timestamp": "2025-11-01T09:59:00Z",
                 "message": {"role": "user", "content": "<local-command-caveat>Caveat: …</local-command-caveat>"}}),
@@ -46,8 +51,10 @@ fn fixture(name: &str) -> (Scratch, PathBuf, PathBuf) {
     );
     write(
         &home.join(".claude/projects/-elsewhere/c1a0de00-0000-4000-8000-000000000099.jsonl"),
-        &[json!({"type": "user", "cwd": "/elsewhere", "uuid": "x", "timestamp": "2025-12-01T00:00:00Z",
-            "message": {"role": "user", "content": "Not this workspace."}})],
+        &[
+            json!({"type": "user", "cwd": "/elsewhere", "uuid": "x", "timestamp": "2025-12-01T00:00:00Z",
+            "message": {"role": "user", "content": "Not this workspace."}}),
+        ],
     );
     write(
         &home.join(".codex/sessions/2025/11/02/rollout-2025-11-02T08-00-00-0199c0de-0000-7000-8000-000000000004.jsonl"),
@@ -66,7 +73,11 @@ fn fixture(name: &str) -> (Scratch, PathBuf, PathBuf) {
 /// Runs `locus call` in `dir` with only `home` as the user's home.
 fn locus_call(home: &Path, dir: &Path, args: &[&str]) -> (bool, Value) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_locus"));
-    cmd.arg("call").args(args).current_dir(dir).env("HOME", home).env("XDG_RUNTIME_DIR", home.join("run"));
+    cmd.arg("call")
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("XDG_RUNTIME_DIR", home.join("run"));
     for var in [
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
@@ -81,7 +92,8 @@ fn locus_call(home: &Path, dir: &Path, args: &[&str]) -> (bool, Value) {
     }
     let out = cmd.output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let envelope = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let envelope = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
     (out.status.success(), envelope)
 }
 
@@ -94,13 +106,23 @@ fn first_request_of_the_most_recent_session_verbatim() {
     let d = &v["data"];
     assert_eq!(d["source"], "codex", "Codex is the most recent session of the workspace: {v}");
     assert_eq!(d["sessionId"], "0199c0de-0000-7000-8000-000000000004");
-    assert_eq!(d["firstRequest"], "Écris les tests d'intégration — exactement « comme avant », s'il te plaît.\nDeuxième ligne.");
+    assert_eq!(
+        d["firstRequest"],
+        "Écris les tests d'intégration — exactement « comme avant », s'il te plaît.\nDeuxième ligne."
+    );
     assert_eq!(d["requestsCount"], 1);
     assert_eq!(v["meta"]["tool"], "dialog_get_first_request");
 
-    let (ok, v) = locus_call(&home, &workspace, &["dialog_get_first_request", "--param", "sessionId=c1a0de00-0000-4000-8000-000000000001"]);
+    let (ok, v) = locus_call(
+        &home,
+        &workspace,
+        &["dialog_get_first_request", "--param", "sessionId=c1a0de00-0000-4000-8000-000000000001"],
+    );
     assert!(ok, "{v}");
-    assert_eq!(v["data"]["firstRequest"], "Plan the database migration; keep the old columns until v3.");
+    assert_eq!(
+        v["data"]["firstRequest"],
+        "Plan the database migration; keep the old columns until v3."
+    );
     assert_eq!(v["data"]["source"], "claude-code");
 }
 
@@ -109,7 +131,12 @@ fn list_and_errors_through_the_command_line() {
     let (_scratch, home, workspace) = fixture("list");
     let (ok, v) = locus_call(&home, &workspace, &["dialog_list_sessions"]);
     assert!(ok, "{v}");
-    let sources: Vec<&str> = v["data"]["sessions"].as_array().unwrap().iter().map(|s| s["source"].as_str().unwrap()).collect();
+    let sources: Vec<&str> = v["data"]["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"].as_str().unwrap())
+        .collect();
     assert_eq!(sources, ["codex", "claude-code"], "other folders' sessions are not listed: {v}");
 
     let (ok, v) = locus_call(&home, &workspace, &["dialog_get_request", "--param", "index=0"]);

@@ -34,14 +34,23 @@ fn context_follows_cursor_selection_symbols_and_focus() {
     let caps = &init["capabilities"];
     assert_eq!(caps["positionEncoding"], "utf-16", "utf-16 when the client offers nothing");
     assert_eq!(caps["textDocumentSync"]["change"], 2, "incremental sync");
-    assert!(caps.get("hoverProvider").is_none() || caps["hoverProvider"].is_null(), "no stand-ins for a plugin: {caps}");
-    assert!(caps.get("documentSymbolProvider").is_none() || caps["documentSymbolProvider"].is_null());
+    assert!(
+        caps.get("hoverProvider").is_none() || caps["hoverProvider"].is_null(),
+        "no stand-ins for a plugin: {caps}"
+    );
+    assert!(
+        caps.get("documentSymbolProvider").is_none() || caps["documentSymbolProvider"].is_null()
+    );
 
     assert_eq!(s.context(Value::Null), Value::Null, "nothing open: null");
     s.open(&a, "python", 1, PY);
     s.open(&b, "typescript", 1, TS);
     let ctx = s.context(Value::Null);
-    assert_eq!(ctx["file"]["path"], dir.join("box.ts").display().to_string(), "the last document touched");
+    assert_eq!(
+        ctx["file"]["path"],
+        dir.join("box.ts").display().to_string(),
+        "the last document touched"
+    );
     assert_eq!(ctx["file"]["isDirty"], true, "box.ts is not on disk");
 
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": doc(&a)}));
@@ -69,14 +78,18 @@ fn context_follows_cursor_selection_symbols_and_focus() {
     let ctx = s.context(Value::Null);
     assert_eq!(ctx["selection"]["isEmpty"], false);
     assert_eq!(ctx["selection"]["text"], "def greet");
-    assert_eq!(ctx["selection"]["range"], json!({"start": {"line": 2, "character": 5}, "end": {"line": 2, "character": 14}}));
+    assert_eq!(
+        ctx["selection"]["range"],
+        json!({"start": {"line": 2, "character": 5}, "end": {"line": 2, "character": 14}})
+    );
 
     // Symbols from the editor's own language server, for version 1.
     let method = json!({"name": "greet(self, name)", "kind": 6, "range": {"start": {"line": 1, "character": 4}, "end": {"line": 3, "character": 18}},
                         "selectionRange": {"start": {"line": 1, "character": 8}, "end": {"line": 1, "character": 13}}});
     let class = json!({"name": "Greeter", "kind": 5, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 18}},
                        "selectionRange": {"start": {"line": 0, "character": 6}, "end": {"line": 0, "character": 13}}, "children": [method]});
-    let push = |version: i32| json!({"textDocument": {"uri": a, "version": version}, "symbols": [class]});
+    let push =
+        |version: i32| json!({"textDocument": {"uri": a, "version": version}, "symbols": [class]});
     s.notify("locus/didChangeSymbols", push(1));
     let ctx = s.context(Value::Null);
     assert_eq!(ctx["symbols"]["source"], "language-server");
@@ -97,7 +110,10 @@ fn context_follows_cursor_selection_symbols_and_focus() {
 
     // Switch editors.
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": doc(&b)}));
-    s.notify("locus/didChangeCursor", json!({"textDocument": {"uri": b}, "position": {"line": 2, "character": 4}}));
+    s.notify(
+        "locus/didChangeCursor",
+        json!({"textDocument": {"uri": b}, "position": {"line": 2, "character": 4}}),
+    );
     let ctx = s.context(Value::Null);
     assert_eq!(ctx["file"]["languageId"], "typescript");
     assert_eq!(ctx["symbols"]["scopeHierarchy"], "Class:Box > Method:open");
@@ -128,7 +144,12 @@ fn context_follows_cursor_selection_symbols_and_focus() {
 /// cursors given in that encoding come back right in editorContext's UTF-16.
 #[test]
 fn edits_in_each_encoding_keep_the_mirror_exact() {
-    for (offered, expected) in [(json!(null), "utf-16"), (json!(["utf-16", "utf-8"]), "utf-8"), (json!(["utf-32", "utf-16"]), "utf-16"), (json!(["utf-32"]), "utf-32")] {
+    for (offered, expected) in [
+        (json!(null), "utf-16"),
+        (json!(["utf-16", "utf-8"]), "utf-8"),
+        (json!(["utf-32", "utf-16"]), "utf-16"),
+        (json!(["utf-32"]), "utf-32"),
+    ] {
         let mut s = Server::start(&[]);
         let mut init = plugin_caps();
         if !offered.is_null() {
@@ -147,25 +168,39 @@ fn edits_in_each_encoding_keep_the_mirror_exact() {
             let b = (a + rng.below(4)).min(len);
             // Never split a "\r\n": the LSP counts it as one line break.
             let chars: Vec<char> = text.chars().collect();
-            if (a > 0 && a < len && chars[a - 1] == '\r' && chars[a] == '\n') || (b > 0 && b < len && chars[b - 1] == '\r' && chars[b] == '\n') {
+            if (a > 0 && a < len && chars[a - 1] == '\r' && chars[a] == '\n')
+                || (b > 0 && b < len && chars[b - 1] == '\r' && chars[b] == '\n')
+            {
                 continue;
             }
             let new = pieces[rng.below(pieces.len())];
-            let range = json!({"start": position(&text, a, expected), "end": position(&text, b, expected)});
+            let range =
+                json!({"start": position(&text, a, expected), "end": position(&text, b, expected)});
             s.change(uri, version, json!([{"range": range, "text": new}]));
             text = splice(&text, a, b, new);
             if version % 50 == 0 {
                 assert_eq!(s.text(uri), text, "mirror after {version} edits in {expected}");
                 // A cursor in the negotiated encoding, reported 1-based in UTF-16.
                 let at = rng.below(text.chars().count() + 1);
-                if text.chars().nth(at) == Some('\n') && at > 0 && text.chars().nth(at - 1) == Some('\r') {
+                if text.chars().nth(at) == Some('\n')
+                    && at > 0
+                    && text.chars().nth(at - 1) == Some('\r')
+                {
                     continue;
                 }
                 s.notify("locus/didChangeCursor", json!({"textDocument": {"uri": uri, "version": version}, "position": position(&text, at, expected)}));
                 let ctx = s.context(Value::Null);
                 let utf16 = position(&text, at, "utf-16");
-                assert_eq!(ctx["cursor"]["line"], utf16["line"].as_u64().unwrap() + 1, "cursor line in {expected}");
-                assert_eq!(ctx["cursor"]["character"], utf16["character"].as_u64().unwrap() + 1, "cursor character in {expected}");
+                assert_eq!(
+                    ctx["cursor"]["line"],
+                    utf16["line"].as_u64().unwrap() + 1,
+                    "cursor line in {expected}"
+                );
+                assert_eq!(
+                    ctx["cursor"]["character"],
+                    utf16["character"].as_u64().unwrap() + 1,
+                    "cursor character in {expected}"
+                );
             }
         }
         // A full-document change (full sync) is accepted too.
@@ -186,26 +221,50 @@ fn malformed_input_and_a_burst_of_changes_leave_an_exact_mirror() {
 
     // Garbage on the wire: answered with JSON-RPC errors, not a crash.
     s.send_raw(b"Content-Length: 9\r\n\r\nnot json!");
-    s.send_raw(b"Content-Length: 11\r\nX-Unknown: 1\r\nContent-Type: text/plain\r\n\r\n{\"foo\": 1} ");
+    s.send_raw(
+        b"Content-Length: 11\r\nX-Unknown: 1\r\nContent-Type: text/plain\r\n\r\n{\"foo\": 1} ",
+    );
     s.send_raw(b"Content-Length: twelve\r\n\r\n");
     s.send_raw(b"\r\n\r\nno headers at all\r\n\r\n");
     s.send(&json!({"jsonrpc": "2.0", "id": 901, "method": 3}));
-    assert_eq!(s.wait_response(901).unwrap_err()["code"], -32600, "an invalid request with an id gets its error");
+    assert_eq!(
+        s.wait_response(901).unwrap_err()["code"],
+        -32600,
+        "an invalid request with an id gets its error"
+    );
     s.send(&json!({"jsonrpc": "2.0", "id": 900, "method": "locus/getContext", "params": {"textDocument": 5}}));
     assert_eq!(s.wait_response(900).unwrap_err()["code"], -32602);
-    let unknown = s.request("locus/getContext", json!({"textDocument": {"uri": "file:///not/open.py"}})).unwrap_err();
+    let unknown = s
+        .request("locus/getContext", json!({"textDocument": {"uri": "file:///not/open.py"}}))
+        .unwrap_err();
     assert_eq!(unknown["code"], -32602);
     assert!(unknown["message"].as_str().unwrap().contains("not/open.py"));
     assert_eq!(s.request("locus/noSuchMethod", json!({})).unwrap_err()["code"], -32601);
-    assert_eq!(s.request("textDocument/hover", json!({"textDocument": 3})).unwrap_err()["code"], -32602);
-    assert_eq!(s.request("workspace/executeCommand", json!({"command": "locus.nope", "arguments": []})).unwrap_err()["code"], -32602);
-    assert!(s.request("workspace/executeCommand", json!({"command": "locus.cursor", "arguments": [{"path": 1}]})).is_err());
+    assert_eq!(
+        s.request("textDocument/hover", json!({"textDocument": 3})).unwrap_err()["code"],
+        -32602
+    );
+    assert_eq!(
+        s.request("workspace/executeCommand", json!({"command": "locus.nope", "arguments": []}))
+            .unwrap_err()["code"],
+        -32602
+    );
+    assert!(
+        s.request(
+            "workspace/executeCommand",
+            json!({"command": "locus.cursor", "arguments": [{"path": 1}]})
+        )
+        .is_err()
+    );
 
     // Malformed notifications are dropped (and logged); unknown documents too.
     s.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}}));
     s.notify("textDocument/didChange", json!({"textDocument": {"uri": "file:///not/open.py", "version": 2}, "contentChanges": [{"text": "x"}]}));
     s.notify("textDocument/didOpen", json!({"textDocument": {"uri": "file:///x.py", "text": 12}}));
-    s.notify("locus/didChangeCursor", json!({"textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}}));
+    s.notify(
+        "locus/didChangeCursor",
+        json!({"textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}}),
+    );
     s.notify("locus/didChangeSymbols", json!({"textDocument": {"uri": uri}, "symbols": "nope"}));
     s.notify("locus/didChangeActiveEditor", json!(42));
     s.notify("textDocument/didClose", json!({"textDocument": {"uri": "file:///never/opened"}}));
@@ -235,7 +294,8 @@ fn malformed_input_and_a_burst_of_changes_leave_an_exact_mirror() {
         let a = rng.below(len + 1);
         let b = (a + rng.below(3)).min(len);
         let new = pieces[rng.below(pieces.len())];
-        let range = json!({"start": position(&text, a, "utf-16"), "end": position(&text, b, "utf-16")});
+        let range =
+            json!({"start": position(&text, a, "utf-16"), "end": position(&text, b, "utf-16")});
         let message = json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
                              "params": {"textDocument": {"uri": uri, "version": 100 + version}, "contentChanges": [{"range": range, "text": new}]}});
         let body = message.to_string();
@@ -263,7 +323,13 @@ fn editors_without_a_plugin_use_requests_and_edits_as_the_cursor() {
     let mut s = Server::start(&[]);
     let init = s.initialize(json!({"clientInfo": {"name": "helix"}, "workspaceFolders": [{"uri": file_uri(&dir), "name": "proj"}]}));
     let caps = &init["capabilities"];
-    for cap in ["hoverProvider", "completionProvider", "signatureHelpProvider", "documentHighlightProvider", "codeActionProvider"] {
+    for cap in [
+        "hoverProvider",
+        "completionProvider",
+        "signatureHelpProvider",
+        "documentHighlightProvider",
+        "codeActionProvider",
+    ] {
         assert!(!caps[cap].is_null(), "{cap} declared for an editor without a plugin");
     }
     assert!(caps["documentSymbolProvider"].is_null(), "no duplicate outline entries");
@@ -271,10 +337,20 @@ fn editors_without_a_plugin_use_requests_and_edits_as_the_cursor() {
     s.open(&uri, "python", 1, PY);
 
     // A hover stands in for the cursor and answers nothing (no popup).
-    let hover = s.request("textDocument/hover", json!({"textDocument": doc(&uri), "position": {"line": 3, "character": 10}})).unwrap();
+    let hover = s
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": doc(&uri), "position": {"line": 3, "character": 10}}),
+        )
+        .unwrap();
     assert_eq!(hover, Value::Null);
     assert_eq!(cursor(&s.context(Value::Null)), (4, 11));
-    let completion = s.request("textDocument/completion", json!({"textDocument": doc(&uri), "position": {"line": 7, "character": 4}})).unwrap();
+    let completion = s
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": doc(&uri), "position": {"line": 7, "character": 4}}),
+        )
+        .unwrap();
     assert_eq!(completion, Value::Null);
     assert_eq!(s.context(Value::Null)["symbols"]["scopeHierarchy"], "Function:main");
 
@@ -286,7 +362,12 @@ fn editors_without_a_plugin_use_requests_and_edits_as_the_cursor() {
 
     // A code action's range is the selection.
     let range = json!({"start": {"line": 6, "character": 4}, "end": {"line": 6, "character": 8}});
-    let actions = s.request("textDocument/codeAction", json!({"textDocument": doc(&uri), "range": range, "context": {"diagnostics": []}})).unwrap();
+    let actions = s
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": doc(&uri), "range": range, "context": {"diagnostics": []}}),
+        )
+        .unwrap();
     assert_eq!(actions, Value::Null);
     assert_eq!(s.context(Value::Null)["selection"]["text"], "main");
 
@@ -297,13 +378,23 @@ fn editors_without_a_plugin_use_requests_and_edits_as_the_cursor() {
     let ctx = s.context(Value::Null);
     // Column 31 in characters is just past the emoji: 32 in UTF-16.
     assert_eq!(cursor(&ctx), (3, 32));
-    let r = s.request("workspace/executeCommand", json!({"command": "locus.cursor", "arguments": [path.display().to_string(), 2, 5]}));
+    let r = s.request(
+        "workspace/executeCommand",
+        json!({"command": "locus.cursor", "arguments": [path.display().to_string(), 2, 5]}),
+    );
     assert!(r.is_ok());
     assert_eq!(cursor(&s.context(Value::Null)), (2, 5));
     let lines = json!([{"path": "src/app.py", "line": 2, "column": 1, "selection": {"startLine": 2, "endLine": 3}}]);
-    s.request("workspace/executeCommand", json!({"command": "locus.cursor", "arguments": lines})).unwrap();
-    assert_eq!(s.context(Value::Null)["selection"]["text"], "    def greet(self, name):\n        msg = f\"héllo {name} 😀!\"\n");
-    let missing = s.request("workspace/executeCommand", json!({"command": "locus.cursor", "arguments": [{"path": "src/missing.py", "line": 1}]}));
+    s.request("workspace/executeCommand", json!({"command": "locus.cursor", "arguments": lines}))
+        .unwrap();
+    assert_eq!(
+        s.context(Value::Null)["selection"]["text"],
+        "    def greet(self, name):\n        msg = f\"héllo {name} 😀!\"\n"
+    );
+    let missing = s.request(
+        "workspace/executeCommand",
+        json!({"command": "locus.cursor", "arguments": [{"path": "src/missing.py", "line": 1}]}),
+    );
     assert_eq!(missing.unwrap_err()["code"], -32602);
     assert!(s.stop().success());
 
@@ -320,7 +411,10 @@ fn editors_without_a_plugin_use_requests_and_edits_as_the_cursor() {
 fn logs_reach_the_editor_and_exit_without_shutdown_fails() {
     let mut s = Server::start_with_env(&["--log-level", "debug"], &[]);
     s.initialize(json!({}));
-    s.notify("textDocument/didChange", json!({"textDocument": {"uri": "file:///nope.py", "version": 2}, "contentChanges": []}));
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///nope.py", "version": 2}, "contentChanges": []}),
+    );
     s.request("locus/debugState", Value::Null).unwrap();
     // Log messages travel on their own; give them a moment.
     let mut logs: Vec<String> = Vec::new();
@@ -360,7 +454,14 @@ fn command_line_options_are_validated() {
         let out = cmd.output().unwrap();
         (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), out.stdout)
     };
-    for bad in [&["--mcp-port", "70000"][..], &["--mcp-port", "-1"], &["--mcp-port", "http"], &["--mcp-port"], &["--log-level", "loud"], &["--frobnicate"]] {
+    for bad in [
+        &["--mcp-port", "70000"][..],
+        &["--mcp-port", "-1"],
+        &["--mcp-port", "http"],
+        &["--mcp-port"],
+        &["--log-level", "loud"],
+        &["--frobnicate"],
+    ] {
         let (code, err, out) = run(bad, None);
         assert_eq!(code, Some(2), "{bad:?}: {err}");
         assert!(err.contains("error:"), "{bad:?}: {err}");
@@ -370,7 +471,12 @@ fn command_line_options_are_validated() {
     assert_eq!(code, Some(2));
     assert!(err.contains("LOCUS_LOG"), "{err}");
     // Good options start a server that stops when its input closes.
-    for good in [&["--no-mcp"][..], &["--mcp-port", "0"], &["--mcp-port=65535", "--log-level=trace"], &["--stdio"]] {
+    for good in [
+        &["--no-mcp"][..],
+        &["--mcp-port", "0"],
+        &["--mcp-port=65535", "--log-level=trace"],
+        &["--stdio"],
+    ] {
         let (code, err, _) = run(good, None);
         assert_eq!(code, Some(1), "{good:?}: ends without shutdown when stdin closes: {err}");
         assert!(!err.contains("unknown option"), "{err}");

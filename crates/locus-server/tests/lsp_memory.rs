@@ -9,9 +9,18 @@ use serde_json::{Value, json};
 fn a_thousand_documents_open_and_close() {
     let corpus = lsp_support::corpus_dir();
     let mut texts = Vec::new();
-    for (dir, language) in [("ts", "typescript"), ("py", "python"), ("md", "markdown"), ("js", "javascript")] {
-        for e in std::fs::read_dir(corpus.join(dir)).expect("../shared/corpus beside the repository").flatten() {
-            texts.push((language, e.path().extension().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()));
+    for (dir, language) in
+        [("ts", "typescript"), ("py", "python"), ("md", "markdown"), ("js", "javascript")]
+    {
+        for e in std::fs::read_dir(corpus.join(dir))
+            .expect("../shared/corpus beside the repository")
+            .flatten()
+        {
+            texts.push((
+                language,
+                e.path().extension().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(e.path()).unwrap(),
+            ));
         }
     }
     texts.sort();
@@ -27,7 +36,9 @@ fn a_thousand_documents_open_and_close() {
     }
     // Every document answers, with its symbols.
     for i in (0..1000).step_by(7) {
-        let ctx = s.context(json!({"textDocument": {"uri": uri(i)}, "position": {"line": 40, "character": 2}}));
+        let ctx = s.context(
+            json!({"textDocument": {"uri": uri(i)}, "position": {"line": 40, "character": 2}}),
+        );
         assert!(ctx["symbols"]["totalInDocument"].as_u64().unwrap() > 0, "{}", uri(i));
     }
     let state = s.request("locus/debugState", Value::Null).unwrap();
@@ -43,6 +54,9 @@ fn a_thousand_documents_open_and_close() {
     eprintln!("RSS: baseline {baseline} KiB, 1,000 open {open} KiB, all closed {closed} KiB");
     let grown = open.saturating_sub(baseline);
     assert!(grown > 0);
-    assert!(closed < baseline + grown / 2, "closing gives back at least half: {baseline} -> {open} -> {closed} KiB");
+    assert!(
+        closed < baseline + grown / 2,
+        "closing gives back at least half: {baseline} -> {open} -> {closed} KiB"
+    );
     assert!(s.stop().success());
 }

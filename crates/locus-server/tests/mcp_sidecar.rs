@@ -8,7 +8,10 @@ mod mcp_support;
 use std::time::Duration;
 
 use lsp_support::file_uri;
-use mcp_support::{Dirs, StdioMcp, call, envelope, http_client, locus, raw_post, start_sidecar, wait_gone, wait_record};
+use mcp_support::{
+    Dirs, StdioMcp, call, envelope, http_client, locus, raw_post, start_sidecar, wait_gone,
+    wait_record,
+};
 use serde_json::{Value, json};
 
 const PY: &str = "class Greeter:\n    def greet(self, name):\n        msg = name\n        return msg\n\n\ndef main():\n    pass\n";
@@ -18,7 +21,10 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn cursor(s: &mut lsp_support::Server, uri: &str, line: u32, character: u32) {
-    s.notify("locus/didChangeCursor", json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}));
+    s.notify(
+        "locus/didChangeCursor",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+    );
     // A request after the notifications: when it is answered, they have been applied.
     s.context(json!(null));
 }
@@ -111,16 +117,40 @@ fn security_token_origin_host_and_file_mode() {
     let port = url.trim_start_matches("http://127.0.0.1:").split('/').next().unwrap();
     assert_eq!(raw_post(url, &[]), 401, "no token");
     assert_eq!(raw_post(url, &[("Authorization", "Bearer 0000")]), 401, "wrong token");
-    assert_eq!(raw_post(url, &[("Authorization", &format!("Bearer {}x", token))]), 401, "longer token");
+    assert_eq!(
+        raw_post(url, &[("Authorization", &format!("Bearer {}x", token))]),
+        401,
+        "longer token"
+    );
     assert_eq!(raw_post(url, &[("Authorization", token)]), 401, "not a bearer token");
-    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Origin", "http://evil.example")]), 403, "foreign Origin");
-    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Origin", "null")]), 403, "opaque Origin");
+    assert_eq!(
+        raw_post(url, &[("Authorization", &bearer), ("Origin", "http://evil.example")]),
+        403,
+        "foreign Origin"
+    );
+    assert_eq!(
+        raw_post(url, &[("Authorization", &bearer), ("Origin", "null")]),
+        403,
+        "opaque Origin"
+    );
     let evil_host = format!("evil.example:{port}");
-    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Host", &evil_host)]), 403, "DNS rebinding: foreign Host");
-    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Host", "192.168.1.2")]), 403, "non-loopback Host");
+    assert_eq!(
+        raw_post(url, &[("Authorization", &bearer), ("Host", &evil_host)]),
+        403,
+        "DNS rebinding: foreign Host"
+    );
+    assert_eq!(
+        raw_post(url, &[("Authorization", &bearer), ("Host", "192.168.1.2")]),
+        403,
+        "non-loopback Host"
+    );
     assert_eq!(raw_post(url, &[("Authorization", &bearer)]), 200, "the token alone is enough");
     let local_origin = format!("http://localhost:{port}");
-    assert_eq!(raw_post(url, &[("Authorization", &bearer), ("Origin", &local_origin)]), 200, "a loopback Origin");
+    assert_eq!(
+        raw_post(url, &[("Authorization", &bearer), ("Origin", &local_origin)]),
+        200,
+        "a loopback Origin"
+    );
 
     use std::os::unix::fs::PermissionsExt;
     let file = dirs.discovery_file(s.pid());
@@ -174,8 +204,16 @@ fn locus_mcp_forwards_and_finds_a_restarted_editor() {
     // No sidecar: everything in-process, no live editor state.
     let mut mcp = StdioMcp::start(&dirs, &sub, &[]);
     let listed = mcp.request("tools/list", json!({}));
-    let names: Vec<&str> = listed["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert!(names.contains(&"editor_get_context") && names.contains(&"symbol_scope_at"), "{names:?}");
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"editor_get_context") && names.contains(&"symbol_scope_at"),
+        "{names:?}"
+    );
     let r = mcp.call("bridge_status", json!({}));
     assert_eq!(r["structuredContent"]["data"]["mode"], "in-process");
     let r = mcp.call("symbol_scope_at", json!({"path": path, "line": 4, "character": 9}));
@@ -189,7 +227,10 @@ fn locus_mcp_forwards_and_finds_a_restarted_editor() {
     let r = mcp.call("bridge_status", json!({}));
     assert_eq!(r["structuredContent"]["data"]["pid"], a.pid(), "{r}");
     let r = mcp.call("editor_get_context", json!({}));
-    assert_eq!(r["structuredContent"]["editorContext"]["symbols"]["scopeHierarchy"], "Function:main", "{r}");
+    assert_eq!(
+        r["structuredContent"]["editorContext"]["symbols"]["scopeHierarchy"], "Function:main",
+        "{r}"
+    );
     assert_eq!(r["isError"], false);
     assert!(r["content"][0]["text"].as_str().unwrap().starts_with("Cursor at "));
 
@@ -220,7 +261,10 @@ fn locus_mcp_cancellation_and_timeout() {
         let sidecar = forwarded.then(|| start_sidecar(&dirs, &dirs.workspace, "cancel-editor"));
         let mut mcp = StdioMcp::start(&dirs, &dirs.workspace, &["--timeout", "300"]);
         let r = mcp.call("test_sleep", json!({"ms": 5000}));
-        assert_eq!(r["structuredContent"]["error"]["code"], "E_TIMEOUT", "forwarded {forwarded}: {r}");
+        assert_eq!(
+            r["structuredContent"]["error"]["code"], "E_TIMEOUT",
+            "forwarded {forwarded}: {r}"
+        );
         assert_eq!(r["structuredContent"]["error"]["details"]["timeoutMs"], 300);
         if let Some((s, _)) = &sidecar {
             let r = mcp.call("bridge_status", json!({}));
@@ -243,12 +287,36 @@ fn locus_call_types_params_by_schema_and_prints_the_envelope() {
     std::fs::write(&path, PY).unwrap();
     let uri = file_uri(&path);
     // In-process first.
-    let (code, out, _) = locus(&dirs, &dirs.workspace, &["call", "symbol_scope_at", "--param", "path=greeter.py", "--param", "line=4", "--param", "character=9"]);
+    let (code, out, _) = locus(
+        &dirs,
+        &dirs.workspace,
+        &[
+            "call",
+            "symbol_scope_at",
+            "--param",
+            "path=greeter.py",
+            "--param",
+            "line=4",
+            "--param",
+            "character=9",
+        ],
+    );
     assert_eq!(code, 0, "{out}");
     let e: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(e["data"]["scopeHierarchy"], "Class:Greeter > Method:greet");
     assert!(e.get("editorContext").is_none());
-    let (code, out, err) = locus(&dirs, &dirs.workspace, &["call", "symbol_scope_at", "--json", "{\"path\": \"greeter.py\"}", "--param", "line=three"]);
+    let (code, out, err) = locus(
+        &dirs,
+        &dirs.workspace,
+        &[
+            "call",
+            "symbol_scope_at",
+            "--json",
+            "{\"path\": \"greeter.py\"}",
+            "--param",
+            "line=three",
+        ],
+    );
     assert_eq!(code, 1);
     let e: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(e["error"]["code"], "E_INVALID_PARAMS");
@@ -260,12 +328,17 @@ fn locus_call_types_params_by_schema_and_prints_the_envelope() {
     let (mut s, _) = start_sidecar(&dirs, &dirs.workspace, "call-editor");
     s.open(&uri, "python", 1, PY);
     cursor(&mut s, &uri, 3, 8);
-    let (code, out, err) = locus(&dirs, &dirs.workspace, &["call", "symbol_outline", "--param", "path=greeter.py"]);
+    let (code, out, err) =
+        locus(&dirs, &dirs.workspace, &["call", "symbol_outline", "--param", "path=greeter.py"]);
     assert_eq!(code, 0, "{err}");
     let e: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Class:Greeter > Method:greet");
     assert_eq!(e["data"]["symbols"][0]["name"], "Greeter");
-    let (code, out, _) = locus(&dirs, &dirs.workspace, &["call", "test_sleep", "--param", "ms=2000", "--timeout", "100"]);
+    let (code, out, _) = locus(
+        &dirs,
+        &dirs.workspace,
+        &["call", "test_sleep", "--param", "ms=2000", "--timeout", "100"],
+    );
     assert_eq!(code, 1);
     assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["error"]["code"], "E_TIMEOUT");
     let other = dirs.root.join("elsewhere");
@@ -273,9 +346,17 @@ fn locus_call_types_params_by_schema_and_prints_the_envelope() {
     let ws = dirs.workspace.display().to_string();
     let (code, out, _) = locus(&dirs, &other, &["call", "bridge_status", "--workspace", &ws]);
     assert_eq!(code, 0);
-    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["data"]["pid"], s.pid(), "--workspace chooses the sidecar");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["data"]["pid"],
+        s.pid(),
+        "--workspace chooses the sidecar"
+    );
     let (_, out, _) = locus(&dirs, &other, &["call", "bridge_status"]);
-    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["data"]["mode"], "in-process", "no sidecar serves that directory");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["data"]["mode"],
+        "in-process",
+        "no sidecar serves that directory"
+    );
     s.stop();
 }
 

@@ -35,7 +35,11 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Runs the tool. It may be dropped at any `.await` (timeout or cancellation); work done
     /// on other threads should watch [`Cx::cancel`].
-    fn run(&self, params: Self::Params, cx: Cx) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+    fn run(
+        &self,
+        params: Self::Params,
+        cx: Cx,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
 
     /// A one-line readable summary of a result, for MCP's text content.
     fn summary(&self, output: &Self::Output, cx: &Cx) -> String;
@@ -55,7 +59,8 @@ pub struct Cx {
     pub editor_context: Option<Arc<Value>>,
 }
 
-type Handler = dyn Fn(Value, Cx) -> BoxFuture<'static, Result<(Value, String), ToolError>> + Send + Sync;
+type Handler =
+    dyn Fn(Value, Cx) -> BoxFuture<'static, Result<(Value, String), ToolError>> + Send + Sync;
 
 /// One registered tool, type-erased.
 pub struct Entry {
@@ -80,12 +85,18 @@ impl Entry {
                 let parsed: T::Params = params::parse(&schema, args)?;
                 let output = tool.run(parsed, cx.clone()).await?;
                 let summary = tool.summary(&output, &cx);
-                let data = serde_json::to_value(output)
-                    .map_err(|e| ToolError::new(ErrorCode::Internal, format!("the result could not be serialized: {e}")))?;
+                let data = serde_json::to_value(output).map_err(|e| {
+                    ToolError::new(
+                        ErrorCode::Internal,
+                        format!("the result could not be serialized: {e}"),
+                    )
+                })?;
                 Ok((data, summary))
             })
         });
-        let deserialize = |args: Value| serde_json::from_value::<T::Params>(args).map(|_| ()).map_err(|e| e.to_string());
+        let deserialize = |args: Value| {
+            serde_json::from_value::<T::Params>(args).map(|_| ()).map_err(|e| e.to_string())
+        };
         Entry { spec, schema, params, handler, deserialize }
     }
 
@@ -178,7 +189,13 @@ impl Catalogue {
     /// Calls a tool: captures the editorContext (unless it is a system tool), validates the
     /// arguments, runs the handler under its timeout and the client's cancellation, and wraps
     /// the result in the envelope. Never fails: every failure is an error envelope.
-    pub async fn call(self: &Arc<Self>, host: &Arc<dyn Host>, name: &str, args: Value, options: CallOptions) -> Outcome {
+    pub async fn call(
+        self: &Arc<Self>,
+        host: &Arc<dyn Host>,
+        name: &str,
+        args: Value,
+        options: CallOptions,
+    ) -> Outcome {
         let started = Instant::now();
         let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         let request_id = options.request_id.unwrap_or_else(next_request_id);
@@ -191,19 +208,29 @@ impl Catalogue {
         let entry = match self.get(name) {
             Some(e) if e.spec.enabled => e,
             Some(_) => {
-                let e = ToolError::new(ErrorCode::Unsupported, format!("the tool `{name}` is disabled"));
+                let e = ToolError::new(
+                    ErrorCode::Unsupported,
+                    format!("the tool `{name}` is disabled"),
+                );
                 return failure(e, meta(started));
             }
             None => {
                 let e = ToolError::new(ErrorCode::NotFound, format!("no tool is named `{name}`"))
-                    .with_hint("Call mcp_list_tools (or tools/list) for the tools and their parameters");
+                    .with_hint(
+                        "Call mcp_list_tools (or tools/list) for the tools and their parameters",
+                    );
                 return failure(e, meta(started));
             }
         };
         let editor_context = if entry.spec.system { None } else { capture(host.as_ref()) };
         let timeout = options.timeout.unwrap_or(entry.spec.timeout);
         let cancel = options.cancel.child_token();
-        let cx = Cx { host: host.clone(), catalogue: self.clone(), cancel: cancel.clone(), editor_context: editor_context.clone() };
+        let cx = Cx {
+            host: host.clone(),
+            catalogue: self.clone(),
+            cancel: cancel.clone(),
+            editor_context: editor_context.clone(),
+        };
         let run = (entry.handler)(args, cx);
         let result = tokio::select! {
             biased;
@@ -216,7 +243,8 @@ impl Catalogue {
         };
         // Work the handler left on other threads sees this and stops.
         cancel.cancel();
-        let context = editor_context.map(|c| Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
+        let context =
+            editor_context.map(|c| Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
         match result {
             Ok((data, summary)) => {
                 let mut envelope = Envelope::success(data, meta(started));

@@ -36,7 +36,15 @@ pub struct Envelope {
 impl Envelope {
     /// A successful answer.
     pub fn success(data: Value, meta: Meta) -> Envelope {
-        Envelope { ok: true, kind: "success", data: Some(data), error: None, editor_context: None, debug_context: None, meta }
+        Envelope {
+            ok: true,
+            kind: "success",
+            data: Some(data),
+            error: None,
+            editor_context: None,
+            debug_context: None,
+            meta,
+        }
     }
 
     /// A failure.
@@ -88,7 +96,12 @@ pub struct ErrorBody {
 impl From<ToolError> for ErrorBody {
     fn from(e: ToolError) -> ErrorBody {
         let hint = e.hint.unwrap_or_else(|| e.code.hint().to_string());
-        ErrorBody { code: e.code, message: e.message, hint, details: e.details.unwrap_or_else(|| Value::Object(Default::default())) }
+        ErrorBody {
+            code: e.code,
+            message: e.message,
+            hint,
+            details: e.details.unwrap_or_else(|| Value::Object(Default::default())),
+        }
     }
 }
 
@@ -212,10 +225,18 @@ mod tests {
 
     #[test]
     fn optional_members_are_omitted_not_null() {
-        let meta = Meta { request_id: "r".into(), tool: "t".into(), timestamp: "x".into(), duration_ms: 0.5 };
+        let meta = Meta {
+            request_id: "r".into(),
+            tool: "t".into(),
+            timestamp: "x".into(),
+            duration_ms: 0.5,
+        };
         let v = Envelope::success(serde_json::json!({}), meta.clone()).to_json();
-        assert_eq!(v, serde_json::json!({"ok": true, "type": "success", "data": {},
-            "meta": {"requestId": "r", "tool": "t", "timestamp": "x", "durationMs": 0.5}}));
+        assert_eq!(
+            v,
+            serde_json::json!({"ok": true, "type": "success", "data": {},
+            "meta": {"requestId": "r", "tool": "t", "timestamp": "x", "durationMs": 0.5}})
+        );
         let v = Envelope::failure(ToolError::new(ErrorCode::Timeout, "late"), meta).to_json();
         assert_eq!(v["error"]["code"], "E_TIMEOUT");
         assert_eq!(v["error"]["hint"], ErrorCode::Timeout.hint());

@@ -44,7 +44,11 @@ pub fn hints(schema: &Map<String, Value>) -> Vec<ParamHint> {
                     name: name.clone(),
                     expected: expected(p),
                     required: required.contains(&name.as_str()),
-                    description: p.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    description: p
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
                     example: example(p),
                 })
                 .collect()
@@ -57,11 +61,19 @@ fn properties(schema: &Map<String, Value>) -> Option<&Map<String, Value>> {
 }
 
 fn required(schema: &Map<String, Value>) -> Vec<&str> {
-    schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 fn example(p: &Value) -> Option<Value> {
-    p.get("examples").and_then(Value::as_array).and_then(|e| e.first()).cloned().or_else(|| p.get("example").cloned())
+    p.get("examples")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+        .cloned()
+        .or_else(|| p.get("example").cloned())
 }
 
 /// The JSON types a property schema allows (`null` included when optional).
@@ -83,7 +95,9 @@ pub fn expected(p: &Value) -> String {
     let mut s = if ts.is_empty() { "any value".to_string() } else { ts.join(" or ") };
     match (p.get("minimum").and_then(Value::as_f64), p.get("maximum").and_then(Value::as_f64)) {
         (Some(min), Some(max)) => s.push_str(&format!(" from {min} to {max}")),
-        (Some(min), None) if min != 0.0 || !ts.contains(&"integer") => s.push_str(&format!(" >= {min}")),
+        (Some(min), None) if min != 0.0 || !ts.contains(&"integer") => {
+            s.push_str(&format!(" >= {min}"))
+        }
         (Some(_), None) => s.push_str(" >= 0"),
         (None, Some(max)) => s.push_str(&format!(" <= {max}")),
         (None, None) => {}
@@ -127,8 +141,11 @@ fn invalid(name: &str, p: &Value, problem: String, received: Option<&Value>) -> 
     if let Some(r) = received {
         details["received"] = json!(kind_of(r));
     }
-    ToolError::new(ErrorCode::InvalidParams, format!("parameter `{name}` {problem}: expected {expected}{eg}"))
-        .with_details(details)
+    ToolError::new(
+        ErrorCode::InvalidParams,
+        format!("parameter `{name}` {problem}: expected {expected}{eg}"),
+    )
+    .with_details(details)
 }
 
 /// Checks `args` against `schema`: an error names the first offending parameter, what was
@@ -141,7 +158,10 @@ pub fn check(schema: &Map<String, Value>, args: &Value) -> Result<(), ToolError>
         other => {
             return Err(ToolError::new(
                 ErrorCode::InvalidParams,
-                format!("the arguments must be a JSON object of named parameters, not {}", kind_of(other)),
+                format!(
+                    "the arguments must be a JSON object of named parameters, not {}",
+                    kind_of(other)
+                ),
             )
             .with_details(json!({"expected": "object", "received": kind_of(other)})));
         }
@@ -158,9 +178,18 @@ pub fn check(schema: &Map<String, Value>, args: &Value) -> Result<(), ToolError>
         let Some(p) = props.get(name) else {
             if closed {
                 let known: Vec<String> = props.keys().map(|k| format!("`{k}`")).collect();
-                let takes = if known.is_empty() { "this tool takes no parameters".to_string() } else { format!("this tool takes {}", known.join(", ")) };
-                return Err(ToolError::new(ErrorCode::InvalidParams, format!("unknown parameter `{name}`: {takes}"))
-                    .with_details(json!({"parameter": name, "known": props.keys().collect::<Vec<_>>()})));
+                let takes = if known.is_empty() {
+                    "this tool takes no parameters".to_string()
+                } else {
+                    format!("this tool takes {}", known.join(", "))
+                };
+                return Err(ToolError::new(
+                    ErrorCode::InvalidParams,
+                    format!("unknown parameter `{name}`: {takes}"),
+                )
+                .with_details(
+                    json!({"parameter": name, "known": props.keys().collect::<Vec<_>>()}),
+                ));
             }
             continue;
         };
@@ -172,7 +201,12 @@ pub fn check(schema: &Map<String, Value>, args: &Value) -> Result<(), ToolError>
 fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
     let ts = types(p);
     if !ts.is_empty() && !ts.iter().any(|t| type_matches(t, value)) {
-        return Err(invalid(name, p, format!("has the wrong type ({} {value})", kind_of(value)), Some(value)));
+        return Err(invalid(
+            name,
+            p,
+            format!("has the wrong type ({} {value})", kind_of(value)),
+            Some(value),
+        ));
     }
     if let Some(values) = p.get("enum").and_then(Value::as_array) {
         if !values.contains(value) {
@@ -203,11 +237,17 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
 }
 
 /// Checks `args` against `schema`, then deserializes them into `T` (whose schema it is).
-pub fn parse<T: DeserializeOwned>(schema: &Map<String, Value>, args: Value) -> Result<T, ToolError> {
+pub fn parse<T: DeserializeOwned>(
+    schema: &Map<String, Value>,
+    args: Value,
+) -> Result<T, ToolError> {
     check(schema, &args)?;
     let args = if args.is_null() { Value::Object(Map::new()) } else { args };
     serde_json::from_value(args).map_err(|e| {
-        ToolError::new(ErrorCode::InvalidParams, format!("the arguments do not fit the input schema: {e}"))
-            .with_details(json!({"reason": e.to_string()}))
+        ToolError::new(
+            ErrorCode::InvalidParams,
+            format!("the arguments do not fit the input schema: {e}"),
+        )
+        .with_details(json!({"reason": e.to_string()}))
     })
 }

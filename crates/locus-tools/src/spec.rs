@@ -47,7 +47,11 @@ impl WhenToUse {
     /// `USE FOR: a, b; DON'T USE FOR: c; PATTERNS: d`.
     pub fn text(&self) -> String {
         let mut parts = Vec::new();
-        for (label, items) in [("USE FOR", self.use_for), ("DON'T USE FOR", self.dont_use_for), ("PATTERNS", self.patterns)] {
+        for (label, items) in [
+            ("USE FOR", self.use_for),
+            ("DON'T USE FOR", self.dont_use_for),
+            ("PATTERNS", self.patterns),
+        ] {
             if !items.is_empty() {
                 parts.push(format!("{label}: {}", items.join(", ")));
             }

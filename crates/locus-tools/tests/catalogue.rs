@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use locus_doc::Document;
 use locus_tools::{
-    BridgeStatus, CallOptions, CancellationToken, Catalogue, Category, Detached, ErrorCode, Host, Mode, Options, params,
-    standard,
+    BridgeStatus, CallOptions, CancellationToken, Catalogue, Category, Detached, ErrorCode, Host,
+    Mode, Options, params, standard,
 };
 use serde_json::{Map, Value, json};
 
@@ -23,7 +23,9 @@ fn every_tool_has_its_metadata() {
         let s = entry.spec();
         let mut bad = |what: &str| problems.push(format!("{}: {what}", s.name));
         let name_ok = s.name.split('_').count() >= 2
-            && s.name.split('_').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+            && s.name.split('_').all(|w| {
+                !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            });
         if !name_ok {
             bad("name is not thing_action snake_case");
         }
@@ -66,7 +68,10 @@ fn every_tool_has_its_metadata() {
 fn editor_get_context_is_described_as_the_issue_says() {
     let catalogue = all_tools();
     let s = catalogue.get("editor_get_context").unwrap().spec();
-    assert_eq!(s.description, "Get current editor cursor position, selection, and containing symbol context");
+    assert_eq!(
+        s.description,
+        "Get current editor cursor position, selection, and containing symbol context"
+    );
     assert_eq!(
         s.when_to_use.text(),
         "USE FOR: understanding where the user is working, getting the method/class context before making edits; \
@@ -134,7 +139,8 @@ fn schema_and_validation_agree() {
                 problems.push(format!("{name}: the examples {args} do not deserialize: {e}"));
             }
             if let Err(e) = params::check(&schema, &args) {
-                problems.push(format!("{name}: the examples {args} fail the schema: {}", e.message));
+                problems
+                    .push(format!("{name}: the examples {args} fail the schema: {}", e.message));
             }
             if let Some(e) = call_checks(args.clone()) {
                 problems.push(format!("{name}: the examples {args} fail validation: {e}"));
@@ -146,7 +152,10 @@ fn schema_and_validation_agree() {
             let mut without = example_args(entry, false);
             without.remove(&p.name);
             if entry.deserializes(Value::Object(without.clone())).is_ok() == p.required {
-                problems.push(format!("{name}: the schema says `{}` is required: {}, serde disagrees", p.name, p.required));
+                problems.push(format!(
+                    "{name}: the schema says `{}` is required: {}, serde disagrees",
+                    p.name, p.required
+                ));
             }
             if p.required {
                 let args = without;
@@ -158,12 +167,20 @@ fn schema_and_validation_agree() {
             let mut args = example_args(entry, false);
             args.insert(p.name.clone(), wrong_type(&props[&p.name]));
             match call_checks(Value::Object(args.clone())) {
-                Some(m) if m.contains(&format!("`{}`", p.name)) && m.contains("expected") && m.contains("e.g.") => {}
-                other => problems.push(format!("{name}: wrong type for `{}` gave {other:?}", p.name)),
+                Some(m)
+                    if m.contains(&format!("`{}`", p.name))
+                        && m.contains("expected")
+                        && m.contains("e.g.") => {}
+                other => {
+                    problems.push(format!("{name}: wrong type for `{}` gave {other:?}", p.name))
+                }
             }
             // The deserializer agrees that the mistyped value is invalid.
             if entry.deserializes(Value::Object(args)).is_ok() {
-                problems.push(format!("{name}: serde accepts a mistyped `{}` the schema refuses", p.name));
+                problems.push(format!(
+                    "{name}: serde accepts a mistyped `{}` the schema refuses",
+                    p.name
+                ));
             }
         }
         let mut args = example_args(entry, false);
@@ -209,7 +226,8 @@ impl Host for FakeEditor {
 }
 
 fn call(host: Arc<dyn Host>, name: &str, args: Value, options: CallOptions) -> Value {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     rt.block_on(all_tools().call(&host, name, args, options)).envelope.to_json()
 }
 
@@ -227,7 +245,12 @@ fn editor_context_rides_on_tools_but_not_on_system_tools() {
         assert!(v.get("editorContext").is_none(), "{system}: {v}");
     }
     // Errors still carry the context captured at the start.
-    let v = call(host.clone(), "symbol_outline", json!({"path": "/no/such/file.ts"}), CallOptions::default());
+    let v = call(
+        host.clone(),
+        "symbol_outline",
+        json!({"path": "/no/such/file.ts"}),
+        CallOptions::default(),
+    );
     assert_eq!(v["error"]["code"], "E_NOT_FOUND");
     assert_eq!(v["editorContext"], ctx);
     // No active editor: no editorContext member at all, and editor_get_context says why.
@@ -256,7 +279,12 @@ fn a_failed_capture_is_not_the_tools_error() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("a.py");
     std::fs::write(&file, "class A:\n    def f(self):\n        pass\n").unwrap();
-    let v = call(Arc::new(Broken), "symbol_scope_at", json!({"path": file, "line": 3, "character": 9}), CallOptions::default());
+    let v = call(
+        Arc::new(Broken),
+        "symbol_scope_at",
+        json!({"path": file, "line": 3, "character": 9}),
+        CallOptions::default(),
+    );
     assert_eq!(v["ok"], true, "{v}");
     assert!(v.get("editorContext").is_none());
     assert_eq!(v["data"]["scopeHierarchy"], "Class:A > Method:f");
@@ -265,7 +293,8 @@ fn a_failed_capture_is_not_the_tools_error() {
 #[test]
 fn timeouts_and_cancellation() {
     let host: Arc<dyn Host> = Arc::new(Detached::new());
-    let options = CallOptions { timeout: Some(Duration::from_millis(50)), ..CallOptions::default() };
+    let options =
+        CallOptions { timeout: Some(Duration::from_millis(50)), ..CallOptions::default() };
     let v = call(host.clone(), "test_sleep", json!({"ms": 5000}), options);
     assert_eq!(v["error"]["code"], "E_TIMEOUT", "{v}");
     assert!(v["meta"]["durationMs"].as_f64().unwrap() < 2000.0);
@@ -284,17 +313,37 @@ fn timeouts_and_cancellation() {
 #[test]
 fn invalid_params_name_the_parameter_the_type_and_an_example() {
     let host: Arc<dyn Host> = Arc::new(Detached::new());
-    let v = call(host.clone(), "symbol_scope_at", json!({"path": "a.ts", "line": "ten"}), CallOptions::default());
+    let v = call(
+        host.clone(),
+        "symbol_scope_at",
+        json!({"path": "a.ts", "line": "ten"}),
+        CallOptions::default(),
+    );
     let e = &v["error"];
     assert_eq!(e["code"], "E_INVALID_PARAMS");
-    assert_eq!(e["message"], "parameter `line` has the wrong type (string \"ten\"): expected integer >= 1, e.g. 46");
-    assert_eq!(e["details"], json!({"parameter": "line", "expected": "integer >= 1", "example": 46, "received": "string"}));
+    assert_eq!(
+        e["message"],
+        "parameter `line` has the wrong type (string \"ten\"): expected integer >= 1, e.g. 46"
+    );
+    assert_eq!(
+        e["details"],
+        json!({"parameter": "line", "expected": "integer >= 1", "example": 46, "received": "string"})
+    );
     assert!(!e["hint"].as_str().unwrap().is_empty());
     let v = call(host.clone(), "symbol_scope_at", json!({"line": 1}), CallOptions::default());
-    assert_eq!(v["error"]["message"], "parameter `path` is missing: expected string, e.g. \"src/user.ts\"");
-    let v = call(host.clone(), "symbol_scope_at", json!({"path": "a", "line": 0}), CallOptions::default());
+    assert_eq!(
+        v["error"]["message"],
+        "parameter `path` is missing: expected string, e.g. \"src/user.ts\""
+    );
+    let v = call(
+        host.clone(),
+        "symbol_scope_at",
+        json!({"path": "a", "line": 0}),
+        CallOptions::default(),
+    );
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
-    let v = call(host.clone(), "editor_get_context", json!({"verbose": true}), CallOptions::default());
+    let v =
+        call(host.clone(), "editor_get_context", json!({"verbose": true}), CallOptions::default());
     assert_eq!(v["error"]["message"], "unknown parameter `verbose`: this tool takes no parameters");
     let v = call(host, "no_such_tool", json!({}), CallOptions::default());
     assert_eq!(v["error"]["code"], "E_NOT_FOUND");
@@ -305,7 +354,11 @@ fn symbol_tools_read_files_from_disk() {
     let dir = std::env::temp_dir().join(format!("locus-tools-symbols-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("user.ts");
-    std::fs::write(&file, "export class UserService {\n  findUser(id: string) {\n    return id;\n  }\n}\n").unwrap();
+    std::fs::write(
+        &file,
+        "export class UserService {\n  findUser(id: string) {\n    return id;\n  }\n}\n",
+    )
+    .unwrap();
     let host: Arc<dyn Host> = Arc::new(Detached::new());
     let v = call(host.clone(), "symbol_outline", json!({"path": file}), CallOptions::default());
     assert_eq!(v["ok"], true, "{v}");
@@ -315,10 +368,17 @@ fn symbol_tools_read_files_from_disk() {
     assert_eq!(d["symbols"][0]["name"], "UserService");
     assert_eq!(d["symbols"][0]["range"], json!({"start": 1, "end": 5, "length": 5}));
     assert_eq!(d["symbols"][0]["children"][0]["name"], "findUser");
-    assert_eq!(d["symbols"][0]["children"][0]["selectionStart"], json!({"line": 2, "character": 3}));
-    let v = call(host, "symbol_scope_at", json!({"path": file, "line": 3, "character": 5}), CallOptions::default());
+    assert_eq!(
+        d["symbols"][0]["children"][0]["selectionStart"],
+        json!({"line": 2, "character": 3})
+    );
+    let v = call(
+        host,
+        "symbol_scope_at",
+        json!({"path": file, "line": 3, "character": 5}),
+        CallOptions::default(),
+    );
     let d = &v["data"];
     assert_eq!(d["scopeHierarchy"], "Class:UserService > Method:findUser", "{v}");
     assert_eq!(d["immediateScope"]["range"], json!({"start": 2, "end": 4, "length": 3}));
 }
-

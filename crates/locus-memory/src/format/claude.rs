@@ -104,7 +104,12 @@ const KNOWN: &[&str] = &[
 ];
 
 impl LineFormat for Claude {
-    fn line(&mut self, line: &[u8], t: &mut Transcript, notes: &mut Vec<String>) -> Result<(), String> {
+    fn line(
+        &mut self,
+        line: &[u8],
+        t: &mut Transcript,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String> {
         let r: Record = serde_json::from_slice(line).map_err(|e| e.to_string())?;
         let ts = time(&r.timestamp);
         t.touch(ts);
@@ -139,7 +144,12 @@ impl LineFormat for Claude {
 }
 
 impl Claude {
-    fn user(&mut self, r: &Record, ts: Option<crate::time::Timestamp>, t: &mut Transcript) -> Result<(), String> {
+    fn user(
+        &mut self,
+        r: &Record,
+        ts: Option<crate::time::Timestamp>,
+        t: &mut Transcript,
+    ) -> Result<(), String> {
         if r.is_compact_summary == Some(true) {
             t.track.compaction(ts);
             return Ok(());
@@ -151,7 +161,8 @@ impl Claude {
             || r.tool_use_result.is_some()
             || r.origin.as_ref().and_then(|o| o.kind.as_deref()).is_some_and(|k| k != "human");
         let Some(message) = r.message.filter(|_| !harness) else { return Ok(()) };
-        let message: Message = serde_json::from_str(message.get()).map_err(|e| format!("message: {e}"))?;
+        let message: Message =
+            serde_json::from_str(message.get()).map_err(|e| format!("message: {e}"))?;
         if message.role.as_deref().is_some_and(|role| role != "user") {
             return Ok(());
         }
@@ -162,7 +173,8 @@ impl Claude {
             return Ok(());
         }
         // Older builds wrote the compaction summary without `isCompactSummary`.
-        if parts.iter().any(|p| matches!(p, Part::Text(s) if s.trim_start().starts_with(CONTINUED))) {
+        if parts.iter().any(|p| matches!(p, Part::Text(s) if s.trim_start().starts_with(CONTINUED)))
+        {
             t.track.compaction(ts);
             return Ok(());
         }
@@ -183,7 +195,10 @@ impl Claude {
         let Some(raw) = r.attachment else { return };
         let Ok(a) = serde_json::from_str::<Attachment>(raw.get()) else { return };
         let human = a.origin.as_ref().and_then(|o| o.kind.as_deref()).is_none_or(|k| k == "human");
-        if a.kind.as_deref() != Some("queued_command") || !human || a.command_mode.as_deref().is_some_and(|m| m != "prompt") {
+        if a.kind.as_deref() != Some("queued_command")
+            || !human
+            || a.command_mode.as_deref().is_some_and(|m| m != "prompt")
+        {
             return;
         }
         if let Some(text) = a.prompt.as_deref().and_then(user_words) {

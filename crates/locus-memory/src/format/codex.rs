@@ -83,7 +83,12 @@ struct Item<'a> {
 }
 
 impl LineFormat for Codex {
-    fn line(&mut self, line: &[u8], t: &mut Transcript, notes: &mut Vec<String>) -> Result<(), String> {
+    fn line(
+        &mut self,
+        line: &[u8],
+        t: &mut Transcript,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String> {
         let l: Line = serde_json::from_slice(line).map_err(|e| e.to_string())?;
         let ts = time(&l.timestamp);
         t.touch(ts);
@@ -93,7 +98,8 @@ impl LineFormat for Codex {
         let kind = l.kind.as_deref().unwrap_or("");
         match kind {
             "session_meta" => {
-                let m: Meta = serde_json::from_str(payload.get()).map_err(|e| format!("session_meta: {e}"))?;
+                let m: Meta = serde_json::from_str(payload.get())
+                    .map_err(|e| format!("session_meta: {e}"))?;
                 if let Some(id) = &m.id {
                     t.set_id(id);
                 }
@@ -109,7 +115,8 @@ impl LineFormat for Codex {
             }
             "event_msg" => self.event(payload, ts, t)?,
             "response_item" => {
-                let item: Item = serde_json::from_str(payload.get()).map_err(|e| format!("response_item: {e}"))?;
+                let item: Item = serde_json::from_str(payload.get())
+                    .map_err(|e| format!("response_item: {e}"))?;
                 self.item(&item, ts, t)?;
             }
             "compacted" => self.compaction(ts, t),
@@ -119,25 +126,39 @@ impl LineFormat for Codex {
     }
 
     fn track<'a>(&'a self, t: &'a Transcript) -> &'a Track {
-        if t.track.requests.is_empty() && !self.fallback.requests.is_empty() { &self.fallback } else { &t.track }
+        if t.track.requests.is_empty() && !self.fallback.requests.is_empty() {
+            &self.fallback
+        } else {
+            &t.track
+        }
     }
 }
 
 impl Codex {
-    fn event(&mut self, payload: &RawValue, ts: Option<Timestamp>, t: &mut Transcript) -> Result<(), String> {
-        let head: EventKind = serde_json::from_str(payload.get()).map_err(|e| format!("event_msg: {e}"))?;
+    fn event(
+        &mut self,
+        payload: &RawValue,
+        ts: Option<Timestamp>,
+        t: &mut Transcript,
+    ) -> Result<(), String> {
+        let head: EventKind =
+            serde_json::from_str(payload.get()).map_err(|e| format!("event_msg: {e}"))?;
         match head.kind.as_deref() {
             Some("user_message") => {
-                let e: Event = serde_json::from_str(payload.get()).map_err(|e| format!("user_message: {e}"))?;
+                let e: Event = serde_json::from_str(payload.get())
+                    .map_err(|e| format!("user_message: {e}"))?;
                 if e.input_kind.as_deref().is_some_and(|k| k != "plain") {
                     return Ok(());
                 }
-                let images = e.images.as_ref().map_or(0, Vec::len) + e.local_images.as_ref().map_or(0, Vec::len);
+                let images = e.images.as_ref().map_or(0, Vec::len)
+                    + e.local_images.as_ref().map_or(0, Vec::len);
                 let images = u32::try_from(images).unwrap_or(u32::MAX);
                 let text = e.message.as_deref().map(strip_ide_context).unwrap_or("");
                 match user_words(text) {
                     Some(words) => t.track.push(words, ts, images),
-                    None if images > 0 && text.trim().is_empty() => t.track.push(String::new(), ts, images),
+                    None if images > 0 && text.trim().is_empty() => {
+                        t.track.push(String::new(), ts, images)
+                    }
                     None => {}
                 }
             }
@@ -151,7 +172,12 @@ impl Codex {
         Ok(())
     }
 
-    fn item(&mut self, item: &Item, ts: Option<Timestamp>, t: &mut Transcript) -> Result<(), String> {
+    fn item(
+        &mut self,
+        item: &Item,
+        ts: Option<Timestamp>,
+        t: &mut Transcript,
+    ) -> Result<(), String> {
         match (item.kind.as_deref(), item.role.as_deref()) {
             (Some("message") | None, Some("user")) => {
                 let Some(content) = item.content else { return Ok(()) };

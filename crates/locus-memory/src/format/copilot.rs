@@ -98,7 +98,8 @@ fn variables<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<bool>, D::Err
         #[serde(default)]
         variables: Vec<Variable>,
     }
-    Ok(Option::<Data>::deserialize(d)?.map_or(Vec::new(), |d| d.variables.iter().map(Variable::is_image).collect()))
+    Ok(Option::<Data>::deserialize(d)?
+        .map_or(Vec::new(), |d| d.variables.iter().map(Variable::is_image).collect()))
 }
 
 /// Whether `result.metadata.summary` is present: Copilot summarised the conversation
@@ -112,11 +113,17 @@ fn has_summary<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error>
     struct Metadata {
         summary: Option<serde::de::IgnoredAny>,
     }
-    Ok(Option::<Result_>::deserialize(d)?.and_then(|r| r.metadata).is_some_and(|m| m.summary.is_some()))
+    Ok(Option::<Result_>::deserialize(d)?
+        .and_then(|r| r.metadata)
+        .is_some_and(|m| m.summary.is_some()))
 }
 
 /// Folds a session's requests into a track.
-fn requests_into(requests: &[Request], track: &mut Track, t_touch: &mut dyn FnMut(Option<Timestamp>)) {
+fn requests_into(
+    requests: &[Request],
+    track: &mut Track,
+    t_touch: &mut dyn FnMut(Option<Timestamp>),
+) {
     *track = Track::default();
     for r in requests {
         let ts = time(&r.timestamp);
@@ -137,7 +144,8 @@ fn requests_into(requests: &[Request], track: &mut Track, t_touch: &mut dyn FnMu
 /// Generation 2: the whole-file JSON session, read by streaming.
 pub(crate) fn read_json(path: &Path) -> Result<Transcript, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let s: Session = serde_json::from_reader(BufReader::with_capacity(1 << 20, file)).map_err(|e| e.to_string())?;
+    let s: Session = serde_json::from_reader(BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| e.to_string())?;
     let mut t = Transcript::default();
     if let Some(id) = &s.session_id {
         t.set_id(id);
@@ -173,24 +181,41 @@ struct Entry<'a> {
 }
 
 impl LineFormat for MutationLog {
-    fn line(&mut self, line: &[u8], _t: &mut Transcript, notes: &mut Vec<String>) -> Result<(), String> {
+    fn line(
+        &mut self,
+        line: &[u8],
+        _t: &mut Transcript,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String> {
         let e: Entry = serde_json::from_slice(line).map_err(|e| e.to_string())?;
-        let value = |what: &str| -> Result<&str, String> { e.v.map(RawValue::get).ok_or_else(|| format!("{what} without a value")) };
+        let value = |what: &str| -> Result<&str, String> {
+            e.v.map(RawValue::get).ok_or_else(|| format!("{what} without a value"))
+        };
         let path: Vec<Key> = e.k.iter().map(Key::of).collect();
         let s = &mut self.session;
         match e.kind {
-            Some(0) => *s = serde_json::from_str(value("initial state")?).map_err(|e| format!("initial state: {e}"))?,
+            Some(0) => {
+                *s = serde_json::from_str(value("initial state")?)
+                    .map_err(|e| format!("initial state: {e}"))?
+            }
             Some(1) => match path.as_slice() {
-                [Key::Name("customTitle")] => s.custom_title = serde_json::from_str(value("set")?).unwrap_or(None),
-                [Key::Name("sessionId")] => s.session_id = serde_json::from_str(value("set")?).unwrap_or(None),
-                [Key::Name("creationDate")] => s.creation_date = serde_json::from_str(value("set")?).unwrap_or(None),
+                [Key::Name("customTitle")] => {
+                    s.custom_title = serde_json::from_str(value("set")?).unwrap_or(None)
+                }
+                [Key::Name("sessionId")] => {
+                    s.session_id = serde_json::from_str(value("set")?).unwrap_or(None)
+                }
+                [Key::Name("creationDate")] => {
+                    s.creation_date = serde_json::from_str(value("set")?).unwrap_or(None)
+                }
                 [Key::Name("requests")] => {
                     s.requests = serde_json::from_str::<Option<Vec<Request>>>(value("set")?)
                         .map_err(|e| format!("requests: {e}"))?
                         .unwrap_or_default()
                 }
                 [Key::Name("requests"), Key::Index(n)] => {
-                    let r: Request = serde_json::from_str(value("set")?).map_err(|e| format!("request: {e}"))?;
+                    let r: Request =
+                        serde_json::from_str(value("set")?).map_err(|e| format!("request: {e}"))?;
                     if *n < s.requests.len() {
                         s.requests[*n] = r;
                     } else if *n == s.requests.len() {
@@ -204,8 +229,8 @@ impl LineFormat for MutationLog {
                         return Ok(());
                     }
                     // Reuse the request's own field readers on a one-field object.
-                    let patch: Request =
-                        serde_json::from_str(&format!("{{\"{field}\":{v}}}")).map_err(|e| format!("request {field}: {e}"))?;
+                    let patch: Request = serde_json::from_str(&format!("{{\"{field}\":{v}}}"))
+                        .map_err(|e| format!("request {field}: {e}"))?;
                     match *field {
                         "message" => r.message = patch.message,
                         "timestamp" => r.timestamp = patch.timestamp,
@@ -215,13 +240,21 @@ impl LineFormat for MutationLog {
                 }
                 [Key::Name("requests"), Key::Index(n), Key::Name("message"), Key::Name("text")] => {
                     if let Some(r) = s.requests.get_mut(*n) {
-                        r.message = serde_json::from_str(value("set")?).map_err(|e| format!("message text: {e}"))?;
+                        r.message = serde_json::from_str(value("set")?)
+                            .map_err(|e| format!("message text: {e}"))?;
                     }
                 }
-                [Key::Name("requests"), Key::Index(n), Key::Name("variableData"), Key::Name("variables")] => {
+                [
+                    Key::Name("requests"),
+                    Key::Index(n),
+                    Key::Name("variableData"),
+                    Key::Name("variables"),
+                ] => {
                     if let Some(r) = s.requests.get_mut(*n) {
-                        let vars: Option<Vec<Variable>> = serde_json::from_str(value("set")?).map_err(|e| format!("variables: {e}"))?;
-                        r.variables = vars.unwrap_or_default().iter().map(Variable::is_image).collect();
+                        let vars: Option<Vec<Variable>> = serde_json::from_str(value("set")?)
+                            .map_err(|e| format!("variables: {e}"))?;
+                        r.variables =
+                            vars.unwrap_or_default().iter().map(Variable::is_image).collect();
                     }
                 }
                 _ => {}
@@ -232,19 +265,26 @@ impl LineFormat for MutationLog {
                         s.requests.truncate(i);
                     }
                     if let Some(v) = e.v {
-                        let more: Option<Vec<Request>> = serde_json::from_str(v.get()).map_err(|e| format!("pushed requests: {e}"))?;
+                        let more: Option<Vec<Request>> = serde_json::from_str(v.get())
+                            .map_err(|e| format!("pushed requests: {e}"))?;
                         s.requests.extend(more.unwrap_or_default());
                     }
                 }
-                [Key::Name("requests"), Key::Index(n), Key::Name("variableData"), Key::Name("variables")] => {
+                [
+                    Key::Name("requests"),
+                    Key::Index(n),
+                    Key::Name("variableData"),
+                    Key::Name("variables"),
+                ] => {
                     if let Some(r) = s.requests.get_mut(*n) {
                         if let Some(i) = e.i {
                             r.variables.truncate(i);
                         }
                         if let Some(v) = e.v {
-                            let more: Option<Vec<Variable>> =
-                                serde_json::from_str(v.get()).map_err(|e| format!("pushed variables: {e}"))?;
-                            r.variables.extend(more.unwrap_or_default().iter().map(Variable::is_image));
+                            let more: Option<Vec<Variable>> = serde_json::from_str(v.get())
+                                .map_err(|e| format!("pushed variables: {e}"))?;
+                            r.variables
+                                .extend(more.unwrap_or_default().iter().map(Variable::is_image));
                         }
                     }
                 }
@@ -290,7 +330,9 @@ impl<'a> Key<'a> {
     fn of(v: &'a serde_json::Value) -> Key<'a> {
         match v {
             serde_json::Value::String(s) => Key::Name(s),
-            serde_json::Value::Number(n) => n.as_u64().map_or(Key::Other, |n| Key::Index(n as usize)),
+            serde_json::Value::Number(n) => {
+                n.as_u64().map_or(Key::Other, |n| Key::Index(n as usize))
+            }
             _ => Key::Other,
         }
     }
@@ -339,10 +381,25 @@ struct Compacted {
     success: Option<bool>,
 }
 
-const FAMILIES: &[&str] = &["session.", "assistant.", "tool.", "user.", "subagent.", "hook.", "skill.", "abort", "system."];
+const FAMILIES: &[&str] = &[
+    "session.",
+    "assistant.",
+    "tool.",
+    "user.",
+    "subagent.",
+    "hook.",
+    "skill.",
+    "abort",
+    "system.",
+];
 
 impl LineFormat for EventStream {
-    fn line(&mut self, line: &[u8], t: &mut Transcript, notes: &mut Vec<String>) -> Result<(), String> {
+    fn line(
+        &mut self,
+        line: &[u8],
+        t: &mut Transcript,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String> {
         let e: Event = serde_json::from_slice(line).map_err(|e| e.to_string())?;
         let ts = time(&e.timestamp);
         t.touch(ts);
@@ -358,11 +415,15 @@ impl LineFormat for EventStream {
                 }
             }
             "user.message" => {
-                let m: UserMessage = serde_json::from_str(data).map_err(|e| format!("user.message: {e}"))?;
+                let m: UserMessage =
+                    serde_json::from_str(data).map_err(|e| format!("user.message: {e}"))?;
                 let images = m
                     .attachments
                     .iter()
-                    .filter(|a| a.kind.as_deref() == Some("image") || a.mime_type.as_deref().is_some_and(|m| m.starts_with("image/")))
+                    .filter(|a| {
+                        a.kind.as_deref() == Some("image")
+                            || a.mime_type.as_deref().is_some_and(|m| m.starts_with("image/"))
+                    })
                     .count() as u32;
                 match m.content.as_deref().and_then(user_words) {
                     Some(text) => t.track.push(text, ts, images),
@@ -371,11 +432,18 @@ impl LineFormat for EventStream {
                 }
             }
             "session.compaction_complete" => {
-                if serde_json::from_str::<Compacted>(data).ok().and_then(|c| c.success) != Some(false) {
+                if serde_json::from_str::<Compacted>(data).ok().and_then(|c| c.success)
+                    != Some(false)
+                {
                     t.track.compaction(ts);
                 }
             }
-            _ if kind.starts_with("assistant.") || kind.starts_with("tool.") || kind.starts_with("subagent.") => t.track.activity(),
+            _ if kind.starts_with("assistant.")
+                || kind.starts_with("tool.")
+                || kind.starts_with("subagent.") =>
+            {
+                t.track.activity()
+            }
             _ if FAMILIES.iter().any(|f| kind.starts_with(f)) => {}
             _ => self.unknown.note("event type", kind, notes),
         }

@@ -87,7 +87,12 @@ struct Message {
 const KNOWN: &[&str] = &["user", "gemini", "model", "info", "error", "warning"];
 
 impl LineFormat for Gemini {
-    fn line(&mut self, line: &[u8], t: &mut Transcript, notes: &mut Vec<String>) -> Result<(), String> {
+    fn line(
+        &mut self,
+        line: &[u8],
+        t: &mut Transcript,
+        notes: &mut Vec<String>,
+    ) -> Result<(), String> {
         let r: Record = serde_json::from_slice(line).map_err(|e| e.to_string())?;
         if let Some(id) = &r.rewind_to {
             self.rewind(id, t);
@@ -185,7 +190,9 @@ fn message(id: String, r: &Record) -> Result<Message, String> {
         // `displayContent` is what the user typed when `content` was expanded (`@file`
         // contents inlined); images still come from `content`.
         let display = match r.display_content {
-            Some(c) if c.get() != "null" => Some(parse_parts(c).map_err(|e| format!("displayContent: {e}"))?),
+            Some(c) if c.get() != "null" => {
+                Some(parse_parts(c).map_err(|e| format!("displayContent: {e}"))?)
+            }
             _ => None,
         };
         let is_tool_result = content.iter().any(|p| matches!(p, Part::ToolResult));
@@ -216,7 +223,8 @@ pub(crate) fn read_json(path: &Path) -> Result<Transcript, String> {
         messages: Vec<Message>,
     }
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let s: Session = serde_json::from_reader(BufReader::with_capacity(1 << 20, file)).map_err(|e| e.to_string())?;
+    let s: Session = serde_json::from_reader(BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| e.to_string())?;
     let mut t = Transcript::default();
     let mut g = Gemini::default();
     if let Some(id) = &s.session_id {

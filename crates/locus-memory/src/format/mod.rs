@@ -68,7 +68,9 @@ fn part(raw: &RawValue) -> Result<Part, serde_json::Error> {
         return Ok(Part::Other);
     }
     let p: RawPart = serde_json::from_str(text)?;
-    let is_image_mime = |m: &Option<Mime>| m.as_ref().and_then(|m| m.mime_type.as_deref()).is_some_and(|t| t.starts_with("image/"));
+    let is_image_mime = |m: &Option<Mime>| {
+        m.as_ref().and_then(|m| m.mime_type.as_deref()).is_some_and(|t| t.starts_with("image/"))
+    };
     Ok(match p.kind.as_deref() {
         Some("tool_result" | "function_call_output") => Part::ToolResult,
         _ if p.function_response.is_some() => Part::ToolResult,
@@ -95,14 +97,24 @@ mod tests {
     fn every_shape_of_content() {
         assert_eq!(parts(r#""hi""#), vec![Part::Text("hi".into())]);
         assert_eq!(
-            parts(r#"[{"type":"text","text":"a"},{"type":"image","source":{"type":"base64","data":"AAAA"}},"b"]"#),
+            parts(
+                r#"[{"type":"text","text":"a"},{"type":"image","source":{"type":"base64","data":"AAAA"}},"b"]"#
+            ),
             vec![Part::Text("a".into()), Part::Image, Part::Text("b".into())]
         );
-        assert_eq!(parts(r#"[{"type":"tool_result","tool_use_id":"x","content":"out"}]"#), vec![Part::ToolResult]);
-        assert_eq!(parts(r#"{"text":"g"}"#), vec![Part::Text("g".into())]);
-        assert_eq!(parts(r#"[{"inlineData":{"mimeType":"image/png","data":"AA"}}]"#), vec![Part::Image]);
         assert_eq!(
-            parts(r#"[{"type":"input_text","text":"c"},{"type":"input_image","image_url":"data:"}]"#),
+            parts(r#"[{"type":"tool_result","tool_use_id":"x","content":"out"}]"#),
+            vec![Part::ToolResult]
+        );
+        assert_eq!(parts(r#"{"text":"g"}"#), vec![Part::Text("g".into())]);
+        assert_eq!(
+            parts(r#"[{"inlineData":{"mimeType":"image/png","data":"AA"}}]"#),
+            vec![Part::Image]
+        );
+        assert_eq!(
+            parts(
+                r#"[{"type":"input_text","text":"c"},{"type":"input_image","image_url":"data:"}]"#
+            ),
             vec![Part::Text("c".into()), Part::Image]
         );
     }

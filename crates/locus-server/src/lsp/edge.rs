@@ -56,22 +56,35 @@ impl<S: LanguageServer> Edge<S> {
             let session = ctx.session();
             if !session.initialized || session.shutdown {
                 drop(session);
-                ctx.log.warn(format_args!("ignoring {method}: the server is not initialized or is shutting down"));
+                ctx.log.warn(format_args!(
+                    "ignoring {method}: the server is not initialized or is shutting down"
+                ));
                 return;
             }
         }
         let encoding = ctx.encoding();
         let log = &ctx.log;
-        let malformed = |e: String| log.warn(format_args!("ignoring {method}: malformed params: {e}"));
+        let malformed =
+            |e: String| log.warn(format_args!("ignoring {method}: malformed params: {e}"));
         guard(log, method, || match method {
             "textDocument/didOpen" => match parse::<wire::DidOpen>(params) {
                 Ok(p) => {
                     let d = p.text_document;
-                    let existed = ctx.state.with(|s| s.open(&d.uri, &d.language_id, d.version, &d.text));
+                    let existed =
+                        ctx.state.with(|s| s.open(&d.uri, &d.language_id, d.version, &d.text));
                     if existed {
-                        log.warn(format_args!("didOpen of {} which was open already: replaced", d.uri));
+                        log.warn(format_args!(
+                            "didOpen of {} which was open already: replaced",
+                            d.uri
+                        ));
                     }
-                    log.debug(format_args!("opened {} ({}, version {}, {} bytes)", d.uri, d.language_id, d.version, d.text.len()));
+                    log.debug(format_args!(
+                        "opened {} ({}, version {}, {} bytes)",
+                        d.uri,
+                        d.language_id,
+                        d.version,
+                        d.text.len()
+                    ));
                 }
                 Err(e) => malformed(e),
             },
@@ -88,7 +101,10 @@ impl<S: LanguageServer> Edge<S> {
                         )),
                         Ok(_) => {
                             if log.enabled(super::Level::Trace) {
-                                log.log(super::Level::Trace, format_args!("changed {uri} to version {version:?}"));
+                                log.log(
+                                    super::Level::Trace,
+                                    format_args!("changed {uri} to version {version:?}"),
+                                );
                             }
                         }
                         Err(e) => log.warn(format_args!("didChange: {e}")),
@@ -102,7 +118,8 @@ impl<S: LanguageServer> Edge<S> {
                         log.debug(format_args!("closed {}", p.text_document.uri));
                         self.closed_bytes += bytes;
                         let empty = ctx.state.with(|s| s.is_empty());
-                        if self.closed_bytes >= TRIM_AFTER_BYTES || (empty && self.closed_bytes > 0) {
+                        if self.closed_bytes >= TRIM_AFTER_BYTES || (empty && self.closed_bytes > 0)
+                        {
                             self.closed_bytes = 0;
                             trim_heap();
                         }
@@ -113,7 +130,9 @@ impl<S: LanguageServer> Edge<S> {
             },
             "textDocument/didSave" => match parse::<wire::DidSave>(params) {
                 Ok(p) => {
-                    if let Err(e) = ctx.state.with(|s| s.saved(&p.text_document.uri, p.text.as_deref())) {
+                    if let Err(e) =
+                        ctx.state.with(|s| s.saved(&p.text_document.uri, p.text.as_deref()))
+                    {
                         log.warn(format_args!("didSave: {e}"));
                     }
                 }
@@ -159,7 +178,9 @@ impl<S: LanguageServer> Edge<S> {
                     };
                     let (symbols, skipped) = p.symbols();
                     if skipped > 0 {
-                        log.warn(format_args!("locus/didChangeSymbols: skipped {skipped} malformed symbol(s)"));
+                        log.warn(format_args!(
+                            "locus/didChangeSymbols: skipped {skipped} malformed symbol(s)"
+                        ));
                     }
                     let uri = &p.text_document.uri;
                     match ctx.state.with(|s| s.set_symbols(uri, version, symbols, symbol_encoding)) {
@@ -188,7 +209,8 @@ impl<S: LanguageServer> Edge<S> {
         }
         let ctx = &self.ctx;
         let encoding = ctx.encoding();
-        let answer = guard(&ctx.log, method, || match method {
+        let answer = guard(&ctx.log, method, || {
+            match method {
             "locus/getContext" => {
                 let p: wire::GetContext = match params {
                     None | Some(Value::Null) => wire::GetContext::default(),
@@ -225,6 +247,7 @@ impl<S: LanguageServer> Edge<S> {
                        "folders": snapshot.folders, "documents": documents})
             })),
             _ => unreachable!("only listed requests come here"),
+        }
         });
         answer.unwrap_or_else(|| Err(Error::internal_error()))
     }

@@ -67,7 +67,9 @@ where
         client_log: Mutex::new(None),
     });
     match options.mcp_port {
-        None => ctx.log.info(format_args!("locus lsp {} (MCP disabled)", env!("CARGO_PKG_VERSION"))),
+        None => {
+            ctx.log.info(format_args!("locus lsp {} (MCP disabled)", env!("CARGO_PKG_VERSION")))
+        }
         Some(port) => ctx.log.info(format_args!(
             "locus lsp {} (MCP on 127.0.0.1, port {port} requested; 0 = random)",
             env!("CARGO_PKG_VERSION")
@@ -92,7 +94,10 @@ where
     tokio::spawn(transport::sanitize(input, sanitized, ctx.clone()));
     Server::new(framed_in, output, socket).serve(edge).await;
     let shutdown = ctx.session().shutdown;
-    ctx.log.info(format_args!("locus lsp stopped{}", if shutdown { "" } else { " without a shutdown request" }));
+    ctx.log.info(format_args!(
+        "locus lsp stopped{}",
+        if shutdown { "" } else { " without a shutdown request" }
+    ));
     Ok(shutdown)
 }
 
@@ -126,10 +131,17 @@ impl Ctx {
     /// A position-bearing request from an editor without a cursor plugin.
     fn stand_in(&self, method: &str, uri: &Uri, position: Position, selection: Option<Range>) {
         let encoding = self.encoding();
-        let result = guard(&self.log, method, || self.state.with(|s| s.request_at(uri.as_str(), position, selection, encoding)));
+        let result = guard(&self.log, method, || {
+            self.state.with(|s| s.request_at(uri.as_str(), position, selection, encoding))
+        });
         match result {
             Some(Err(e)) => self.log.debug(format_args!("{method}: {e}")),
-            _ => self.log.debug(format_args!("{method} at {}:{}:{} stands in for the cursor", uri.as_str(), position.line, position.character)),
+            _ => self.log.debug(format_args!(
+                "{method} at {}:{}:{} stands in for the cursor",
+                uri.as_str(),
+                position.line,
+                position.character
+            )),
         }
     }
 }
@@ -182,13 +194,17 @@ impl Backend {
     fn capabilities(encoding: PositionEncoding, stand_ins: bool) -> ServerCapabilities {
         let mut caps = ServerCapabilities {
             position_encoding: Some(PositionEncodingKind::new(encoding.as_lsp_str())),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(TextDocumentSyncKind::INCREMENTAL),
-                will_save: None,
-                will_save_wait_until: None,
-                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
-            })),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    will_save: None,
+                    will_save_wait_until: None,
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
+                },
+            )),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![CURSOR_COMMAND.to_string()],
                 work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -200,7 +216,9 @@ impl Backend {
                 }),
                 file_operations: None,
             }),
-            experimental: Some(serde_json::json!({"locus": {"getContext": true, "cursor": true, "activeEditor": true, "symbols": true}})),
+            experimental: Some(
+                serde_json::json!({"locus": {"getContext": true, "cursor": true, "activeEditor": true, "symbols": true}}),
+            ),
             ..ServerCapabilities::default()
         };
         if stand_ins {
@@ -222,7 +240,11 @@ impl Backend {
     fn cursor_command(&self, arguments: &[Value]) -> Result<Option<Value>> {
         let args = wire::CursorArgument::parse_all(arguments).map_err(Error::invalid_params)?;
         for arg in args {
-            let path = if arg.path.starts_with("file:") { crate::state::path_of(&arg.path) } else { arg.path.clone() };
+            let path = if arg.path.starts_with("file:") {
+                crate::state::path_of(&arg.path)
+            } else {
+                arg.path.clone()
+            };
             let update = CursorUpdate {
                 version: None,
                 position: arg.position(),
@@ -240,7 +262,10 @@ impl Backend {
                 })
             });
             match result {
-                Some(Ok(uri)) => self.ctx.log.debug(format_args!("{CURSOR_COMMAND}: {uri}:{}:{}", arg.line, arg.column)),
+                Some(Ok(uri)) => self
+                    .ctx
+                    .log
+                    .debug(format_args!("{CURSOR_COMMAND}: {uri}:{}:{}", arg.line, arg.column)),
                 Some(Err(e)) => {
                     self.ctx.log.warn(format_args!("{CURSOR_COMMAND}: {e}"));
                     return Err(Error::invalid_params(e.to_string()));
@@ -254,7 +279,8 @@ impl Backend {
 
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        if let Some(tx) = self.ctx.client_log.lock().unwrap_or_else(PoisonError::into_inner).take() {
+        if let Some(tx) = self.ctx.client_log.lock().unwrap_or_else(PoisonError::into_inner).take()
+        {
             self.ctx.log.attach(tx);
         }
         let caps = &params.capabilities;
@@ -305,7 +331,10 @@ impl LanguageServer for Backend {
         }
         Ok(InitializeResult {
             capabilities: Backend::capabilities(encoding, stand_ins),
-            server_info: Some(ServerInfo { name: "locus".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            server_info: Some(ServerInfo {
+                name: "locus".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
             offset_encoding: None,
         })
     }
@@ -322,7 +351,8 @@ impl LanguageServer for Backend {
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
         let added: Vec<PathBuf> = params.event.added.iter().map(|f| folder_path(&f.uri)).collect();
-        let removed: Vec<PathBuf> = params.event.removed.iter().map(|f| folder_path(&f.uri)).collect();
+        let removed: Vec<PathBuf> =
+            params.event.removed.iter().map(|f| folder_path(&f.uri)).collect();
         self.ctx.log.info(format_args!("workspace folders: added {added:?}, removed {removed:?}"));
         self.ctx.state.with(|s| s.change_folders(added, &removed));
     }
@@ -330,7 +360,9 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         match params.command.as_str() {
             CURSOR_COMMAND => self.cursor_command(&params.arguments),
-            other => Err(Error::invalid_params(format!("unknown command `{other}`; Locus has `{CURSOR_COMMAND}`"))),
+            other => Err(Error::invalid_params(format!(
+                "unknown command `{other}`; Locus has `{CURSOR_COMMAND}`"
+            ))),
         }
     }
 
@@ -342,38 +374,74 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let p = &params.text_document_position;
-        self.ctx.stand_in("textDocument/completion", &p.text_document.uri, position(p.position), None);
+        self.ctx.stand_in(
+            "textDocument/completion",
+            &p.text_document.uri,
+            position(p.position),
+            None,
+        );
         Ok(None)
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
         let p = &params.text_document_position_params;
-        self.ctx.stand_in("textDocument/signatureHelp", &p.text_document.uri, position(p.position), None);
+        self.ctx.stand_in(
+            "textDocument/signatureHelp",
+            &p.text_document.uri,
+            position(p.position),
+            None,
+        );
         Ok(None)
     }
 
-    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
         let p = &params.text_document_position_params;
-        self.ctx.stand_in("textDocument/documentHighlight", &p.text_document.uri, position(p.position), None);
+        self.ctx.stand_in(
+            "textDocument/documentHighlight",
+            &p.text_document.uri,
+            position(p.position),
+            None,
+        );
         Ok(None)
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let range = Range { start: position(params.range.start), end: position(params.range.end) };
         let selection = (range.start != range.end).then_some(range);
-        self.ctx.stand_in("textDocument/codeAction", &params.text_document.uri, range.end, selection);
+        self.ctx.stand_in(
+            "textDocument/codeAction",
+            &params.text_document.uri,
+            range.end,
+            selection,
+        );
         Ok(None)
     }
 
-    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
         let p = &params.text_document_position_params;
-        self.ctx.stand_in("textDocument/definition", &p.text_document.uri, position(p.position), None);
+        self.ctx.stand_in(
+            "textDocument/definition",
+            &p.text_document.uri,
+            position(p.position),
+            None,
+        );
         Ok(None)
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let p = &params.text_document_position;
-        self.ctx.stand_in("textDocument/references", &p.text_document.uri, position(p.position), None);
+        self.ctx.stand_in(
+            "textDocument/references",
+            &p.text_document.uri,
+            position(p.position),
+            None,
+        );
         Ok(None)
     }
 }
@@ -384,7 +452,11 @@ fn position(p: tower_lsp_server::ls_types::Position) -> Position {
 
 /// The JSON-RPC error for a request that came before `initialize`.
 fn not_initialized() -> Error {
-    Error { code: ErrorCode::ServerError(-32002), message: "Server not initialized".into(), data: None }
+    Error {
+        code: ErrorCode::ServerError(-32002),
+        message: "Server not initialized".into(),
+        data: None,
+    }
 }
 
 #[cfg(test)]

@@ -57,7 +57,9 @@ where
         let length = match length {
             Some(Ok(n)) => n,
             Some(Err(bad)) => {
-                ctx.log.warn(format_args!("skipping a message with an invalid Content-Length `{bad}`"));
+                ctx.log.warn(format_args!(
+                    "skipping a message with an invalid Content-Length `{bad}`"
+                ));
                 continue;
             }
             None => {
@@ -66,7 +68,9 @@ where
             }
         };
         if length > MAX_BODY {
-            ctx.log.warn(format_args!("skipping a message of {length} bytes (the limit is {MAX_BODY})"));
+            ctx.log.warn(format_args!(
+                "skipping a message of {length} bytes (the limit is {MAX_BODY})"
+            ));
             let mut rest = (&mut reader).take(length as u64);
             if tokio::io::copy(&mut rest, &mut tokio::io::sink()).await.is_err() {
                 return;
@@ -87,7 +91,9 @@ where
             }
         };
         let header = format!("Content-Length: {}\r\n\r\n", body.len());
-        if output.write_all(header.as_bytes()).await.is_err() || output.write_all(&body).await.is_err() {
+        if output.write_all(header.as_bytes()).await.is_err()
+            || output.write_all(&body).await.is_err()
+        {
             return;
         }
         if output.flush().await.is_err() {
@@ -102,7 +108,9 @@ fn check(body: &[u8]) -> Result<(), (Value, i64, String)> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Err((Value::Null, -32700, "the body is not UTF-8".into()));
     };
-    if serde_json::from_str::<Response>(text).is_ok() || serde_json::from_str::<Request>(text).is_ok() {
+    if serde_json::from_str::<Response>(text).is_ok()
+        || serde_json::from_str::<Request>(text).is_ok()
+    {
         return Ok(());
     }
     match serde_json::from_str::<Value>(text) {

@@ -78,7 +78,10 @@ pub struct DidChange {
 
 impl DidChange {
     pub fn changes(self) -> Vec<Change> {
-        self.content_changes.into_iter().map(|c| Change { range: c.range.map(Range::from), text: c.text }).collect()
+        self.content_changes
+            .into_iter()
+            .map(|c| Change { range: c.range.map(Range::from), text: c.text })
+            .collect()
     }
 }
 
@@ -156,7 +159,10 @@ fn symbol(v: &Value, skipped: &mut usize) -> Option<RawSymbol> {
     };
     let range_value = v.get("range").or_else(|| v.get("location").and_then(|l| l.get("range")))?;
     let range: WireRange = serde_json::from_value(range_value.clone()).ok()?;
-    let selection = v.get("selectionRange").and_then(|r| serde_json::from_value::<WireRange>(r.clone()).ok()).map(Range::from);
+    let selection = v
+        .get("selectionRange")
+        .and_then(|r| serde_json::from_value::<WireRange>(r.clone()).ok())
+        .map(Range::from);
     let children = match v.get("children") {
         Some(Value::Array(items)) => items
             .iter()
@@ -252,15 +258,25 @@ impl CursorArgument {
                         .as_u64()
                         .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
                         .map(|n| n as u32)
-                        .ok_or_else(|| format!("`locus.cursor`: {what} `{v}` is not a whole number")),
+                        .ok_or_else(|| {
+                            format!("`locus.cursor`: {what} `{v}` is not a whole number")
+                        }),
                     None => Err(format!("`locus.cursor`: missing {what}")),
                 }
             };
-            return Ok(vec![CursorArgument { path: path.clone(), line: number(1, "line")?, column: number(2, "column")?, selection: None }]);
+            return Ok(vec![CursorArgument {
+                path: path.clone(),
+                line: number(1, "line")?,
+                column: number(2, "column")?,
+                selection: None,
+            }]);
         }
         arguments
             .iter()
-            .map(|a| serde_json::from_value::<CursorArgument>(a.clone()).map_err(|e| format!("`locus.cursor`: {e}")))
+            .map(|a| {
+                serde_json::from_value::<CursorArgument>(a.clone())
+                    .map_err(|e| format!("`locus.cursor`: {e}"))
+            })
             .collect()
     }
 
@@ -272,10 +288,15 @@ impl CursorArgument {
     /// The selection, 0-based UTF-32.
     pub fn selection(&self) -> Option<Range> {
         match self.selection.as_ref()? {
-            CursorSelection::Range { start, end } => Some(Range { start: start.position(), end: end.position() }),
+            CursorSelection::Range { start, end } => {
+                Some(Range { start: start.position(), end: end.position() })
+            }
             CursorSelection::Lines { start_line, end_line } => {
                 let (a, b) = ((*start_line).min(*end_line), (*start_line).max(*end_line));
-                Some(Range { start: Position::new(a.saturating_sub(1), 0), end: Position::new(b, 0) })
+                Some(Range {
+                    start: Position::new(a.saturating_sub(1), 0),
+                    end: Position::new(b, 0),
+                })
             }
         }
     }

@@ -35,7 +35,10 @@ impl Target {
                 "--workspace" => {
                     let dir = PathBuf::from(flags.value(flag, inline, "a directory")?);
                     if !dir.is_dir() {
-                        return Err(CliError::Usage(format!("`--workspace {}`: not a directory", dir.display())));
+                        return Err(CliError::Usage(format!(
+                            "`--workspace {}`: not a directory",
+                            dir.display()
+                        )));
                     }
                     target.workspace = Some(std::fs::canonicalize(&dir).unwrap_or(dir));
                 }
@@ -56,7 +59,8 @@ impl Target {
     fn dir(&self) -> Result<PathBuf, CliError> {
         match &self.workspace {
             Some(w) => Ok(w.clone()),
-            None => std::env::current_dir().map_err(|e| CliError::Io(format!("no current directory: {e}"))),
+            None => std::env::current_dir()
+                .map_err(|e| CliError::Io(format!("no current directory: {e}"))),
         }
     }
 }
@@ -97,7 +101,9 @@ pub fn call(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             "--param" | "-p" => {
                 let kv = flags.value(flag, inline, "KEY=VALUE")?;
                 let Some((k, v)) = kv.split_once('=') else {
-                    return Err(CliError::Usage(format!("`--param {kv}`: expected KEY=VALUE, e.g. --param line=12")));
+                    return Err(CliError::Usage(format!(
+                        "`--param {kv}`: expected KEY=VALUE, e.g. --param line=12"
+                    )));
                 };
                 params.push((k.trim().to_string(), v.to_string()));
             }
@@ -105,24 +111,40 @@ pub fn call(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
                 let text = flags.value(flag, inline, "a JSON object")?;
                 match serde_json::from_str::<Value>(&text) {
                     Ok(Value::Object(map)) => json_args.extend(map),
-                    Ok(_) => return Err(CliError::Usage("`--json` takes a JSON object, e.g. '{\"path\": \"src/app.ts\"}'".into())),
-                    Err(e) => return Err(CliError::Usage(format!("`--json`: not valid JSON: {e}"))),
+                    Ok(_) => {
+                        return Err(CliError::Usage(
+                            "`--json` takes a JSON object, e.g. '{\"path\": \"src/app.ts\"}'"
+                                .into(),
+                        ));
+                    }
+                    Err(e) => {
+                        return Err(CliError::Usage(format!("`--json`: not valid JSON: {e}")));
+                    }
                 }
             }
-            other if other.starts_with('-') => return Err(CliError::Usage(format!("unknown option `{other}` for `locus call`"))),
+            other if other.starts_with('-') => {
+                return Err(CliError::Usage(format!("unknown option `{other}` for `locus call`")));
+            }
             name if tool.is_none() => tool = Some(name.to_string()),
-            extra => return Err(CliError::Usage(format!("`locus call` takes one TOOL; `{extra}` is extra (parameters go in --param k=v)"))),
+            extra => {
+                return Err(CliError::Usage(format!(
+                    "`locus call` takes one TOOL; `{extra}` is extra (parameters go in --param k=v)"
+                )));
+            }
         }
     }
     let Some(tool) = tool else {
-        return Err(CliError::Usage("`locus call` needs a TOOL name; `locus tools` lists them".into()));
+        return Err(CliError::Usage(
+            "`locus call` needs a TOOL name; `locus tools` lists them".into(),
+        ));
     };
     for (k, v) in params {
         let value = typed(&catalogue, &tool, &k, &v);
         json_args.insert(k, value);
     }
     let dir = target.dir()?;
-    let envelope = runtime()?.block_on(call_anywhere(catalogue, &dir, &tool, json_args, target.timeout));
+    let envelope =
+        runtime()?.block_on(call_anywhere(catalogue, &dir, &tool, json_args, target.timeout));
     let mut text = serde_json::to_string_pretty(&envelope).expect("JSON serializes");
     text.push('\n');
     out.write_all(text.as_bytes()).map_err(io_err)?;
@@ -138,7 +160,9 @@ pub fn call(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
 /// A `--param` value typed by the tool's input schema: numbers and booleans where the
 /// parameter takes them, JSON for arrays and objects, else the string itself.
 pub fn typed(catalogue: &Catalogue, tool: &str, key: &str, raw: &str) -> Value {
-    let schema = catalogue.get(tool).and_then(|e| e.input_schema().get("properties").and_then(|p| p.get(key)).cloned());
+    let schema = catalogue
+        .get(tool)
+        .and_then(|e| e.input_schema().get("properties").and_then(|p| p.get(key)).cloned());
     let types: Vec<String> = match schema.as_ref().and_then(|s| s.get("type")) {
         Some(Value::String(t)) => vec![t.clone()],
         Some(Value::Array(ts)) => ts.iter().filter_map(|t| t.as_str().map(String::from)).collect(),
@@ -177,7 +201,13 @@ pub fn typed(catalogue: &Catalogue, tool: &str, key: &str, raw: &str) -> Value {
 
 /// Calls a tool on the sidecar serving `dir`, or in-process when none does (or it cannot be
 /// reached); returns the envelope.
-async fn call_anywhere(catalogue: Arc<Catalogue>, dir: &std::path::Path, tool: &str, args: Map<String, Value>, timeout: Option<Duration>) -> Value {
+async fn call_anywhere(
+    catalogue: Arc<Catalogue>,
+    dir: &std::path::Path,
+    tool: &str,
+    args: Map<String, Value>,
+    timeout: Option<Duration>,
+) -> Value {
     if let Some(record) = proxy::find(dir) {
         match proxy::connect(&record, "locus-call").await {
             Ok(up) => {
@@ -186,7 +216,8 @@ async fn call_anywhere(catalogue: Arc<Catalogue>, dir: &std::path::Path, tool: &
                 if let Some(t) = timeout {
                     let mut meta = Map::new();
                     meta.insert(TIMEOUT_META.into(), json!(t.as_millis() as u64));
-                    request.meta = Some(rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta)));
+                    request.meta =
+                        Some(rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta)));
                 }
                 let result = up.client.peer().call_tool(request).await;
                 let _ = up.client.cancel().await;
@@ -195,9 +226,14 @@ async fn call_anywhere(catalogue: Arc<Catalogue>, dir: &std::path::Path, tool: &
                         if let Some(envelope) = r.structured_content {
                             return envelope;
                         }
-                        eprintln!("locus: the sidecar answered without an envelope; calling in-process");
+                        eprintln!(
+                            "locus: the sidecar answered without an envelope; calling in-process"
+                        );
                     }
-                    Err(e) => eprintln!("locus: the call to the sidecar of pid {} failed: {e}; calling in-process", record.pid),
+                    Err(e) => eprintln!(
+                        "locus: the call to the sidecar of pid {} failed: {e}; calling in-process",
+                        record.pid
+                    ),
                 }
             }
             Err(e) => eprintln!("locus: {e}; calling in-process"),
@@ -241,7 +277,10 @@ pub fn status(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     }
     let records = discovery::list();
     if records.is_empty() {
-        eprintln!("locus: no running sidecar (`locus lsp`) was found in {}", discovery::dir().display());
+        eprintln!(
+            "locus: no running sidecar (`locus lsp`) was found in {}",
+            discovery::dir().display()
+        );
         return Ok(());
     }
     let lines = runtime()?.block_on(async {
@@ -254,13 +293,21 @@ pub fn status(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
             });
             let asked = tokio::time::timeout(Duration::from_secs(3), async {
                 let up = proxy::connect(record, "locus-status").await?;
-                let r = up.client.peer().call_tool(CallToolRequestParams::new("bridge_status")).await.map_err(|e| e.to_string());
+                let r = up
+                    .client
+                    .peer()
+                    .call_tool(CallToolRequestParams::new("bridge_status"))
+                    .await
+                    .map_err(|e| e.to_string());
                 let _ = up.client.cancel().await;
                 r
             })
             .await;
             match asked {
-                Ok(Ok(r)) => line["status"] = r.structured_content.map(|e| e["data"].clone()).unwrap_or(Value::Null),
+                Ok(Ok(r)) => {
+                    line["status"] =
+                        r.structured_content.map(|e| e["data"].clone()).unwrap_or(Value::Null)
+                }
                 Ok(Err(e)) => line["error"] = json!(e),
                 Err(_) => line["error"] = json!("no answer within 3 s"),
             }

@@ -57,7 +57,8 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
     fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
     let path = dir.join(format!("{}.json", record.pid));
     let tmp = dir.join(format!(".{}.json.tmp", record.pid));
-    let mut file = fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?;
+    let mut file =
+        fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?;
     // An existing temporary file keeps its old mode: set it again.
     file.set_permissions(fs::Permissions::from_mode(0o600))?;
     file.write_all(&serde_json::to_vec_pretty(record).expect("a record serializes"))?;
@@ -160,7 +161,11 @@ mod tests {
         assert_eq!(pick("/nonexistent-locus/w/pkg/src"), Some(3));
         assert_eq!(pick("/nonexistent-locus/w/docs"), Some(1));
         assert_eq!(pick("/nonexistent-locus/w"), Some(1));
-        assert_eq!(pick("/nonexistent-locus/wx"), None, "a folder is a path prefix by components, not characters");
+        assert_eq!(
+            pick("/nonexistent-locus/wx"),
+            None,
+            "a folder is a path prefix by components, not characters"
+        );
         assert_eq!(pick("/"), None);
     }
 }

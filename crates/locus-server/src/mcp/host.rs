@@ -87,7 +87,11 @@ impl Host for EditorHost {
     fn document(&self, path: &Path) -> Option<(Document, String)> {
         let wanted = path.to_string_lossy();
         self.state.with(|s| {
-            s.snapshot().documents.into_iter().find(|d| d.path == wanted).map(|d| (d.doc, d.language_id))
+            s.snapshot()
+                .documents
+                .into_iter()
+                .find(|d| d.path == wanted)
+                .map(|d| (d.doc, d.language_id))
         })
     }
 

@@ -31,7 +31,11 @@ pub use sidecar::Sidecar;
 pub fn start_sidecar(port: u16, state: crate::state::Shared) -> Option<std::sync::Arc<Sidecar>> {
     match Sidecar::start(port, state) {
         Ok(s) => {
-            eprintln!("locus: mcp: serving {} (discovery file {})", s.url(), s.discovery_file().display());
+            eprintln!(
+                "locus: mcp: serving {} (discovery file {})",
+                s.url(),
+                s.discovery_file().display()
+            );
             Some(s)
         }
         Err(e) => {

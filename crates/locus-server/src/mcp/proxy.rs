@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use locus_tools::{Detached, Host};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, Implementation, ListToolsResult, MetaObject,
-    PaginatedRequestParams, RequestMetaObject, ResultType, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, Implementation,
+    ListToolsResult, MetaObject, PaginatedRequestParams, RequestMetaObject, ResultType,
+    ServerConfig,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -36,11 +37,15 @@ pub async fn connect(record: &Record, client_name: &str) -> Result<Upstream, Str
         .pool_max_idle_per_host(0)
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-    let config = StreamableHttpClientTransportConfig::with_uri(record.url.clone()).auth_header(record.token.clone());
+    let config = StreamableHttpClientTransportConfig::with_uri(record.url.clone())
+        .auth_header(record.token.clone());
     let transport = StreamableHttpClientTransport::with_client(http, config);
     let mut info = ClientConfig::default();
     info.client_info = Implementation::new(client_name, env!("CARGO_PKG_VERSION"));
-    let client = info.serve(transport).await.map_err(|e| format!("cannot connect to {}: {e}", record.url))?;
+    let client = info
+        .serve(transport)
+        .await
+        .map_err(|e| format!("cannot connect to {}: {e}", record.url))?;
     Ok(Upstream { record: record.clone(), client })
 }
 
@@ -67,7 +72,14 @@ impl Proxy {
     pub fn new(workspace: PathBuf, timeout: Option<Duration>) -> Proxy {
         let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
         let host: Arc<dyn Host> = Arc::new(Detached::new());
-        Proxy { inner: Arc::new(Inner { local: LocusServer::new(catalogue, host, timeout), workspace, timeout, upstream: Default::default() }) }
+        Proxy {
+            inner: Arc::new(Inner {
+                local: LocusServer::new(catalogue, host, timeout),
+                workspace,
+                timeout,
+                upstream: Default::default(),
+            }),
+        }
     }
 
     /// The sidecar to forward to now: the one discovery chooses, connected (reusing the
@@ -78,18 +90,24 @@ impl Proxy {
         let mut current = self.inner.upstream.lock().await;
         let Some(record) = chosen else {
             if current.take().is_some() {
-                eprintln!("locus: mcp: the sidecar is gone; serving in-process (no live editor state)");
+                eprintln!(
+                    "locus: mcp: the sidecar is gone; serving in-process (no live editor state)"
+                );
             }
             return None;
         };
         if let Some(up) = current.as_ref() {
-            if up.record.pid == record.pid && up.record.url == record.url && !up.client.is_closed() {
+            if up.record.pid == record.pid && up.record.url == record.url && !up.client.is_closed()
+            {
                 return Some(up.clone());
             }
         }
         match connect(&record, "locus-mcp").await {
             Ok(up) => {
-                eprintln!("locus: mcp: forwarding to the sidecar of pid {} at {}", record.pid, record.url);
+                eprintln!(
+                    "locus: mcp: forwarding to the sidecar of pid {} at {}",
+                    record.pid, record.url
+                );
                 let up = Arc::new(up);
                 *current = Some(up.clone());
                 Some(up)
@@ -109,9 +127,15 @@ impl Proxy {
         }
     }
 
-    async fn forward(&self, up: &Arc<Upstream>, mut request: CallToolRequestParams) -> Result<CallToolResult, String> {
+    async fn forward(
+        &self,
+        up: &Arc<Upstream>,
+        mut request: CallToolRequestParams,
+    ) -> Result<CallToolResult, String> {
         if let Some(t) = self.inner.timeout {
-            let meta = request.meta.get_or_insert_with(|| RequestMetaObject(MetaObject(Default::default())));
+            let meta = request
+                .meta
+                .get_or_insert_with(|| RequestMetaObject(MetaObject(Default::default())));
             meta.0.0.insert(TIMEOUT_META.into(), json!(t.as_millis() as u64));
         }
         up.client.peer().call_tool(request).await.map_err(|e| e.to_string())
@@ -137,7 +161,9 @@ impl ServerHandler for Proxy {
                     return Ok(list);
                 }
                 Err(e) => {
-                    eprintln!("locus: mcp: listing tools on the sidecar failed: {e}; listing in-process");
+                    eprintln!(
+                        "locus: mcp: listing tools on the sidecar failed: {e}; listing in-process"
+                    );
                     self.forget(&up).await;
                 }
             }
@@ -164,7 +190,10 @@ impl ServerHandler for Proxy {
                     return Ok(result.into());
                 }
                 Err(e) => {
-                    eprintln!("locus: mcp: the call to the sidecar of pid {} failed: {e}", up.record.pid);
+                    eprintln!(
+                        "locus: mcp: the call to the sidecar of pid {} failed: {e}",
+                        up.record.pid
+                    );
                     self.forget(&up).await;
                 }
             }
@@ -175,7 +204,10 @@ impl ServerHandler for Proxy {
 
 /// Runs `locus mcp` until stdin closes.
 pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
-    let running = proxy.serve(rmcp::transport::stdio()).await.map_err(|e| format!("MCP on stdio failed to start: {e}"))?;
+    let running = proxy
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("MCP on stdio failed to start: {e}"))?;
     running.waiting().await.map_err(|e| format!("MCP on stdio failed: {e}"))?;
     Ok(())
 }

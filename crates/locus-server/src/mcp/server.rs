@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use locus_tools::{CallOptions, Catalogue, Entry, Host, Outcome};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, MetaObject,
-    PaginatedRequestParams, RequestMetaObject, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, MetaObject, PaginatedRequestParams, RequestMetaObject, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -32,7 +33,11 @@ pub struct LocusServer {
 
 impl LocusServer {
     /// Serves `catalogue` over `host`; `timeout` overrides every tool's own.
-    pub fn new(catalogue: Arc<Catalogue>, host: Arc<dyn Host>, timeout: Option<Duration>) -> LocusServer {
+    pub fn new(
+        catalogue: Arc<Catalogue>,
+        host: Arc<dyn Host>,
+        timeout: Option<Duration>,
+    ) -> LocusServer {
         LocusServer { catalogue, host, timeout }
     }
 
@@ -44,7 +49,8 @@ impl LocusServer {
 
 /// The MCP server description.
 pub fn server_config() -> ServerConfig {
-    let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(INSTRUCTIONS);
+    let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        .with_instructions(INSTRUCTIONS);
     info.server_info = Implementation::new("locus", env!("CARGO_PKG_VERSION")).with_title("Locus");
     info
 }
@@ -80,14 +86,18 @@ pub fn mcp_tool(entry: &Entry) -> Tool {
 /// The MCP result of an outcome: the envelope as `structuredContent`, the summary as text.
 pub fn mcp_result(outcome: Outcome) -> CallToolResult {
     let ok = outcome.envelope.ok;
-    let mut result = if ok { CallToolResult::success(vec![]) } else { CallToolResult::error(vec![]) };
+    let mut result =
+        if ok { CallToolResult::success(vec![]) } else { CallToolResult::error(vec![]) };
     result.content = vec![ContentBlock::text(outcome.summary)];
     result.structured_content = Some(outcome.envelope.to_json());
     result
 }
 
 /// The timeout a request asks for in its `_meta` (rmcp moves `_meta` into the context).
-fn requested_timeout(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> Option<Duration> {
+fn requested_timeout(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<Duration> {
     let from = |meta: &RequestMetaObject| meta.0.0.get(TIMEOUT_META).and_then(Value::as_u64);
     from(&context.meta)
         .or_else(|| request.meta.as_ref().and_then(from))

@@ -72,7 +72,9 @@ impl Sidecar {
             workspace_folders: Vec::new(),
             editor: None,
             version: env!("CARGO_PKG_VERSION").to_string(),
-            started_at: locus_tools::rfc3339(started.duration_since(UNIX_EPOCH).unwrap_or_default()),
+            started_at: locus_tools::rfc3339(
+                started.duration_since(UNIX_EPOCH).unwrap_or_default(),
+            ),
             last_active_ms: info.last_active_ms.load(Ordering::Relaxed),
         };
         let path = discovery::write(&record)?;
@@ -88,7 +90,12 @@ impl Sidecar {
         let shutdown = sidecar.shutdown.clone();
         let weak = Arc::downgrade(&sidecar);
         std::thread::Builder::new().name("locus-mcp".into()).spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("locus-mcp").enable_all().build() {
+            let runtime = match tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("locus-mcp")
+                .enable_all()
+                .build()
+            {
                 Ok(r) => r,
                 Err(e) => return eprintln!("locus: mcp: cannot start the runtime: {e}"),
             };
@@ -169,7 +176,11 @@ async fn refresh_record(sidecar: Weak<Sidecar>, shutdown: CancellationToken) {
 /// On SIGTERM, SIGINT or SIGHUP: removes the discovery file and exits as the signal would.
 async fn on_signals(path: PathBuf) {
     use tokio::signal::unix::{SignalKind, signal};
-    let kinds = [(SignalKind::terminate(), libc::SIGTERM), (SignalKind::interrupt(), libc::SIGINT), (SignalKind::hangup(), libc::SIGHUP)];
+    let kinds = [
+        (SignalKind::terminate(), libc::SIGTERM),
+        (SignalKind::interrupt(), libc::SIGINT),
+        (SignalKind::hangup(), libc::SIGHUP),
+    ];
     let mut streams = Vec::new();
     for (kind, number) in kinds {
         match signal(kind) {
@@ -189,10 +200,16 @@ async fn on_signals(path: PathBuf) {
     std::process::exit(128 + number);
 }
 
-async fn serve(listener: std::net::TcpListener, token: String, host: Arc<dyn Host>, shutdown: CancellationToken) -> io::Result<()> {
+async fn serve(
+    listener: std::net::TcpListener,
+    token: String,
+    host: Arc<dyn Host>,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let config =
+        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
     let service = StreamableHttpService::new(
         move || Ok(LocusServer::new(catalogue.clone(), host.clone(), None)),
         Arc::new(LocalSessionManager::default()),
@@ -207,7 +224,8 @@ async fn serve(listener: std::net::TcpListener, token: String, host: Arc<dyn Hos
 /// A random 256-bit token, hex.
 fn token() -> io::Result<String> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| io::Error::other(format!("no randomness for the MCP token: {e}")))?;
+    getrandom::fill(&mut bytes)
+        .map_err(|e| io::Error::other(format!("no randomness for the MCP token: {e}")))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -216,16 +234,21 @@ async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> R
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     if !host.is_some_and(|h| is_loopback_authority(h)) {
-        return refuse(StatusCode::FORBIDDEN, "Forbidden: the Host header must name a loopback address");
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "Forbidden: the Host header must name a loopback address",
+        );
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
-        let ok = origin
-            .to_str()
-            .ok()
-            .and_then(|o| o.split_once("://"))
-            .is_some_and(|(scheme, rest)| matches!(scheme, "http" | "https") && is_loopback_authority(rest));
+        let ok =
+            origin.to_str().ok().and_then(|o| o.split_once("://")).is_some_and(|(scheme, rest)| {
+                matches!(scheme, "http" | "https") && is_loopback_authority(rest)
+            });
         if !ok {
-            return refuse(StatusCode::FORBIDDEN, "Forbidden: requests from a foreign Origin are refused");
+            return refuse(
+                StatusCode::FORBIDDEN,
+                "Forbidden: requests from a foreign Origin are refused",
+            );
         }
     }
     let given = headers
@@ -233,10 +256,18 @@ async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> R
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")));
     match given {
-        Some(t) if constant_time_eq(t.trim().as_bytes(), token.as_bytes()) => next.run(request).await,
+        Some(t) if constant_time_eq(t.trim().as_bytes(), token.as_bytes()) => {
+            next.run(request).await
+        }
         _ => {
-            let mut response = refuse(StatusCode::UNAUTHORIZED, "Unauthorized: send `Authorization: Bearer <token>` with the token from the discovery file");
-            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"locus\""));
+            let mut response = refuse(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: send `Authorization: Bearer <token>` with the token from the discovery file",
+            );
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"locus\""),
+            );
             response
         }
     }
@@ -277,7 +308,16 @@ mod tests {
         for ok in ["127.0.0.1", "127.0.0.1:8080", "localhost:1", "LOCALHOST", "[::1]:9", "[::1]"] {
             assert!(is_loopback_authority(ok), "{ok}");
         }
-        for bad in ["evil.com", "evil.com:80", "127.0.0.1.evil.com", "10.0.0.1:80", "localhost.evil:1", "[::2]:1", "127.0.0.2", ""] {
+        for bad in [
+            "evil.com",
+            "evil.com:80",
+            "127.0.0.1.evil.com",
+            "10.0.0.1:80",
+            "localhost.evil:1",
+            "[::2]:1",
+            "127.0.0.2",
+            "",
+        ] {
             assert!(!is_loopback_authority(bad), "{bad}");
         }
     }

@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use locus_doc::{Position, PositionEncoding, Range};
-use locus_tools::{Catalogue, Category, Cx, DEFAULT_TIMEOUT, Host, Options, Tool, ToolError, ToolSpec, WhenToUse};
+use locus_tools::{
+    Catalogue, Category, Cx, DEFAULT_TIMEOUT, Host, Options, Tool, ToolError, ToolSpec, WhenToUse,
+};
 use rmcp::model::{CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest};
 use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::{RoleClient, ServiceExt};
@@ -60,7 +62,12 @@ const TS: &str = "export class UserService {\n  findUser(id: string) {\n    retu
 const URI: &str = "file:///nonexistent-locus/src/user.ts";
 
 fn put_cursor(state: &Shared, line: u32, character: u32) {
-    let update = CursorUpdate { version: None, position: Position::new(line, character), selections: vec![], encoding: PositionEncoding::Utf16 };
+    let update = CursorUpdate {
+        version: None,
+        position: Position::new(line, character),
+        selections: vec![],
+        encoding: PositionEncoding::Utf16,
+    };
     state.with(|s| s.set_cursor(URI, update)).unwrap();
 }
 
@@ -77,13 +84,27 @@ async fn tools_list_carries_the_guidance() {
     let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
     let tools = client.peer().list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    for expected in ["editor_get_context", "symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"] {
+    for expected in [
+        "editor_get_context",
+        "symbol_outline",
+        "symbol_scope_at",
+        "bridge_status",
+        "mcp_list_tools",
+    ] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
     let t = tools.iter().find(|t| t.name == "editor_get_context").unwrap();
-    assert_eq!(t.description.as_deref(), Some("Get current editor cursor position, selection, and containing symbol context"));
+    assert_eq!(
+        t.description.as_deref(),
+        Some("Get current editor cursor position, selection, and containing symbol context")
+    );
     let meta = serde_json::to_value(&t.meta).unwrap();
-    assert!(meta["locus/whenToUse"].as_str().unwrap().starts_with("USE FOR: understanding where the user is working"));
+    assert!(
+        meta["locus/whenToUse"]
+            .as_str()
+            .unwrap()
+            .starts_with("USE FOR: understanding where the user is working")
+    );
     assert_eq!(meta["locus/category"], "editor");
     assert_eq!(t.annotations.as_ref().unwrap().read_only_hint, Some(true));
     let scope_at = tools.iter().find(|t| t.name == "symbol_scope_at").unwrap();
@@ -106,7 +127,10 @@ async fn editor_get_context_reflects_the_cursor() {
     assert_eq!(ctx["cursor"], json!({"line": 3, "character": 5}));
     assert_eq!(ctx["symbols"]["scopeHierarchy"], "Class:UserService > Method:findUser");
     let text = result.content[0].as_text().unwrap().text.clone();
-    assert_eq!(text, "Cursor at /nonexistent-locus/src/user.ts:3:5 in Class:UserService > Method:findUser");
+    assert_eq!(
+        text,
+        "Cursor at /nonexistent-locus/src/user.ts:3:5 in Class:UserService > Method:findUser"
+    );
 
     put_cursor(&state, 0, 0);
     let e = envelope(&call(&client, "editor_get_context", json!({})).await).clone();
@@ -114,8 +138,14 @@ async fn editor_get_context_reflects_the_cursor() {
     assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Class:UserService");
 
     // Every tool carries it; system tools do not.
-    let e = envelope(&call(&client, "symbol_outline", json!({"path": "/nonexistent-locus/src/user.ts"})).await).clone();
-    assert_eq!(e["data"]["file"]["textFrom"], "editor", "an open document is read from the editor: {e}");
+    let e = envelope(
+        &call(&client, "symbol_outline", json!({"path": "/nonexistent-locus/src/user.ts"})).await,
+    )
+    .clone();
+    assert_eq!(
+        e["data"]["file"]["textFrom"], "editor",
+        "an open document is read from the editor: {e}"
+    );
     assert!(e.get("editorContext").is_some());
     for system in ["bridge_status", "mcp_list_tools"] {
         let e = envelope(&call(&client, system, json!({})).await).clone();
@@ -147,7 +177,10 @@ async fn a_slow_call_keeps_the_context_of_its_start() {
     };
     tokio::time::sleep(Duration::from_millis(100)).await;
     // An edit and a cursor move while the call runs.
-    let change = Change { range: Some(Range { start: Position::new(0, 0), end: Position::new(0, 0) }), text: "// moved\n".into() };
+    let change = Change {
+        range: Some(Range { start: Position::new(0, 0), end: Position::new(0, 0) }),
+        text: "// moved\n".into(),
+    };
     state.with(|s| s.change(URI, Some(2), &[change], PositionEncoding::Utf16)).unwrap();
     put_cursor(&state, 0, 3);
     let result = slow.await.unwrap();
@@ -155,7 +188,10 @@ async fn a_slow_call_keeps_the_context_of_its_start() {
     assert_eq!(e["ok"], true, "{e}");
     assert_eq!(e["editorContext"]["cursor"], json!({"line": 3, "character": 5}));
     assert_eq!(e["editorContext"]["file"]["lineCount"], 6);
-    assert_eq!(e["editorContext"]["symbols"]["scopeHierarchy"], "Class:UserService > Method:findUser");
+    assert_eq!(
+        e["editorContext"]["symbols"]["scopeHierarchy"],
+        "Class:UserService > Method:findUser"
+    );
     let now = envelope(&call(&client, "editor_get_context", json!({})).await).clone();
     assert_eq!(now["editorContext"]["cursor"], json!({"line": 1, "character": 4}));
     assert_eq!(now["editorContext"]["file"]["lineCount"], 7);
@@ -184,7 +220,11 @@ impl Tool for Hang {
             title: "Hang",
             category: Category::Test,
             description: "Wait until cancelled, for the cancellation test",
-            when_to_use: WhenToUse { use_for: &["tests"], dont_use_for: &["anything else"], patterns: &["none"] },
+            when_to_use: WhenToUse {
+                use_for: &["tests"],
+                dont_use_for: &["anything else"],
+                patterns: &["none"],
+            },
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
@@ -209,14 +249,23 @@ async fn notifications_cancelled_stops_the_tool() {
     let mut catalogue = all_tools();
     catalogue.register(Hang { dropped: dropped.clone() });
     let client = connect(server(catalogue, Arc::new(locus_tools::Detached::new()), None)).await;
-    let request = ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("test_hang")));
-    let handle = client.peer().send_cancellable_request(request, PeerRequestOptions::no_options()).await.unwrap();
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new(
+        "test_hang",
+    )));
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(!dropped.load(Ordering::SeqCst));
     handle.cancel(Some("test".into())).await.unwrap();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     while !dropped.load(Ordering::SeqCst) {
-        assert!(tokio::time::Instant::now() < deadline, "the tool was not stopped by notifications/cancelled");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the tool was not stopped by notifications/cancelled"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     // The server is still serving.
@@ -226,7 +275,12 @@ async fn notifications_cancelled_stops_the_tool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeouts_from_the_server_and_from_the_request() {
-    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), Some(Duration::from_millis(50)))).await;
+    let client = connect(server(
+        all_tools(),
+        Arc::new(locus_tools::Detached::new()),
+        Some(Duration::from_millis(50)),
+    ))
+    .await;
     let e = envelope(&call(&client, "test_sleep", json!({"ms": 3000})).await).clone();
     assert_eq!(e["error"]["code"], "E_TIMEOUT", "{e}");
     assert_eq!(e["error"]["details"]["timeoutMs"], 50);
@@ -250,7 +304,9 @@ async fn invalid_params_are_tool_errors_with_a_hint() {
     assert_eq!(e["type"], "error");
     assert_eq!(e["error"]["code"], "E_INVALID_PARAMS");
     assert_eq!(e["error"]["details"]["parameter"], "line");
-    assert!(result.content[0].as_text().unwrap().text.starts_with("E_INVALID_PARAMS: parameter `line`"));
+    assert!(
+        result.content[0].as_text().unwrap().text.starts_with("E_INVALID_PARAMS: parameter `line`")
+    );
     let e = envelope(&call(&client, "nope_nothing", json!({})).await).clone();
     assert_eq!(e["error"]["code"], "E_NOT_FOUND");
 }

@@ -87,7 +87,9 @@ impl fmt::Display for StateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StateError::UnknownDocument(uri) => write!(f, "no open document has the URI `{uri}`"),
-            StateError::UnknownPath(path) => write!(f, "no open document has the path `{}`", path.display()),
+            StateError::UnknownPath(path) => {
+                write!(f, "no open document has the path `{}`", path.display())
+            }
             StateError::BadChanges { uri, reasons } => {
                 write!(f, "{} change(s) to `{uri}` refused: {}", reasons.len(), reasons.join("; "))
             }
@@ -223,9 +225,16 @@ enum Mark {
 enum Pushed {
     None,
     /// Converted against the text of `generation`; valid only while the document is there.
-    Ready { generation: u64, outline: Arc<Outline> },
+    Ready {
+        generation: u64,
+        outline: Arc<Outline>,
+    },
     /// For a version the mirror has not reached yet.
-    Pending { version: i32, symbols: Vec<RawSymbol>, encoding: PositionEncoding },
+    Pending {
+        version: i32,
+        symbols: Vec<RawSymbol>,
+        encoding: PositionEncoding,
+    },
 }
 
 /// One open document.
@@ -264,7 +273,11 @@ impl DocState {
 
     /// Applies one change: to the parsed source right away when reparsing is cheap, else to
     /// the text only, to be parsed in one go when someone needs the tree.
-    fn apply(&mut self, change: &Change, encoding: PositionEncoding) -> Result<TextEdit, locus_doc::DocError> {
+    fn apply(
+        &mut self,
+        change: &Change,
+        encoding: PositionEncoding,
+    ) -> Result<TextEdit, locus_doc::DocError> {
         if self.pending.is_none() && self.parse_cost <= EAGER_PARSE_BUDGET {
             let started = Instant::now();
             let edit = self.source.apply_change(change.range, &change.text, encoding)?;
@@ -318,7 +331,8 @@ impl DocState {
     fn flush(&mut self) {
         let Some(p) = self.pending.take() else { return };
         let (old_len, new_len) = (p.old_len, p.doc.len_bytes());
-        let (mut start, mut old_end, mut new_end) = (p.prefix, old_len.saturating_sub(p.suffix), new_len.saturating_sub(p.suffix));
+        let (mut start, mut old_end, mut new_end) =
+            (p.prefix, old_len.saturating_sub(p.suffix), new_len.saturating_sub(p.suffix));
         if start > old_end || start > new_end {
             (start, old_end, new_end) = (0, old_len, new_len);
         }
@@ -352,9 +366,10 @@ impl DocState {
         let doc = self.text();
         match &self.mark {
             Mark::Unknown => (0, None),
-            Mark::At { offset, selections } => {
-                (doc.floor_char_boundary(*offset), selections.first().copied().filter(|s| s.start != s.end))
-            }
+            Mark::At { offset, selections } => (
+                doc.floor_char_boundary(*offset),
+                selections.first().copied().filter(|s| s.start != s.end),
+            ),
             // The editor is ahead of the mirror: the best guess is the position against the
             // text we have, clamped.
             Mark::Pending { update, .. } => resolve(doc, update),
@@ -367,11 +382,8 @@ impl DocState {
             Some(v) if v > doc.version() => self.mark = Mark::Pending { version: v, update },
             _ => {
                 let (offset, selection) = resolve(doc, &update);
-                let mut selections: Vec<Span> = update
-                    .selections
-                    .iter()
-                    .map(|r| span_of(doc, *r, update.encoding))
-                    .collect();
+                let mut selections: Vec<Span> =
+                    update.selections.iter().map(|r| span_of(doc, *r, update.encoding)).collect();
                 if selections.is_empty() {
                     selections.extend(selection);
                 }
@@ -388,7 +400,11 @@ fn span_of(doc: &Document, r: Range, encoding: PositionEncoding) -> Span {
 
 fn resolve(doc: &Document, update: &CursorUpdate) -> (usize, Option<Span>) {
     let offset = doc.offset_at(update.position, update.encoding);
-    let selection = update.selections.first().map(|r| span_of(doc, *r, update.encoding)).filter(|s| s.start != s.end);
+    let selection = update
+        .selections
+        .first()
+        .map(|r| span_of(doc, *r, update.encoding))
+        .filter(|s| s.start != s.end);
     (offset, selection)
 }
 
@@ -583,13 +599,16 @@ impl EditorState {
                     doc.mark = match std::mem::replace(&mut doc.mark, Mark::Unknown) {
                         Mark::At { offset, mut selections } if plugin => {
                             for s in &mut selections {
-                                *s = Span { start: shift(s.start, &edit), end: shift(s.end, &edit) };
+                                *s =
+                                    Span { start: shift(s.start, &edit), end: shift(s.end, &edit) };
                             }
                             Mark::At { offset: shift(offset, &edit), selections }
                         }
                         pending @ Mark::Pending { .. } => pending,
                         // Without a plugin the last edit stands in for the cursor.
-                        _ if !plugin => Mark::At { offset: edit.new_end_byte, selections: Vec::new() },
+                        _ if !plugin => {
+                            Mark::At { offset: edit.new_end_byte, selections: Vec::new() }
+                        }
                         other => other,
                     };
                 }
@@ -609,7 +628,8 @@ impl EditorState {
         match std::mem::replace(&mut doc.pushed, Pushed::None) {
             Pushed::Pending { version: v, symbols, encoding: e } if v == new_version => {
                 let outline = symbols::to_outline(doc.text(), &symbols, e);
-                doc.pushed = Pushed::Ready { generation: doc.generation, outline: Arc::new(outline) };
+                doc.pushed =
+                    Pushed::Ready { generation: doc.generation, outline: Arc::new(outline) };
             }
             keep @ Pushed::Pending { version: v, .. } if v > new_version => doc.pushed = keep,
             // Ready symbols belong to an older text now; drop them (and their memory).
@@ -618,7 +638,10 @@ impl EditorState {
         if !reasons.is_empty() {
             return Err(StateError::BadChanges { uri: uri.to_string(), reasons });
         }
-        Ok(ChangeOutcome { previous_version, version_regressed: version.is_some_and(|v| v <= previous_version) })
+        Ok(ChangeOutcome {
+            previous_version,
+            version_regressed: version.is_some_and(|v| v <= previous_version),
+        })
     }
 
     /// Records a save: the mirror (or `text`, when the editor sends it) is the saved text now.
@@ -664,15 +687,25 @@ impl EditorState {
                 Err(StateError::UnknownDocument(uri.to_string()))
             };
         }
-        let update = CursorUpdate { version: None, position, selections: selection.into_iter().collect(), encoding };
+        let update = CursorUpdate {
+            version: None,
+            position,
+            selections: selection.into_iter().collect(),
+            encoding,
+        };
         self.set_cursor(uri, update)
     }
 
     /// The cursor reported by path (`workspace/executeCommand locus.cursor`): a relative path
     /// is looked up against the working directory, then each workspace folder, then as the
     /// end of an open document's path.
-    pub fn set_cursor_by_path(&mut self, path: &Path, update: CursorUpdate) -> Result<String, StateError> {
-        let uri = self.find_path(path).ok_or_else(|| StateError::UnknownPath(path.to_path_buf()))?;
+    pub fn set_cursor_by_path(
+        &mut self,
+        path: &Path,
+        update: CursorUpdate,
+    ) -> Result<String, StateError> {
+        let uri =
+            self.find_path(path).ok_or_else(|| StateError::UnknownPath(path.to_path_buf()))?;
         self.set_cursor(&uri, update)?;
         Ok(uri)
     }
@@ -732,7 +765,9 @@ impl EditorState {
         match &self.focus {
             Focus::Explicit(Some(key)) => self.docs.contains_key(key).then(|| key.clone()),
             Focus::Explicit(None) => None,
-            Focus::Implicit => self.docs.iter().max_by_key(|(_, d)| d.touched).map(|(k, _)| k.clone()),
+            Focus::Implicit => {
+                self.docs.iter().max_by_key(|(_, d)| d.touched).map(|(k, _)| k.clone())
+            }
         }
     }
 
@@ -768,7 +803,10 @@ impl EditorState {
 
     /// The editorContext asked for: `Ok(None)` when no document is given and no editor has
     /// focus; an error for a document that is not open.
-    pub fn context(&mut self, query: ContextQuery<'_>) -> Result<Option<EditorContext>, StateError> {
+    pub fn context(
+        &mut self,
+        query: ContextQuery<'_>,
+    ) -> Result<Option<EditorContext>, StateError> {
         let key = match query.uri {
             Some(uri) => {
                 self.reparse(uri)?;
@@ -789,7 +827,9 @@ impl EditorState {
         };
         let is_dirty = doc.is_dirty();
         let pushed = match &doc.pushed {
-            Pushed::Ready { generation, outline } if *generation == doc.generation => Some(outline.clone()),
+            Pushed::Ready { generation, outline } if *generation == doc.generation => {
+                Some(outline.clone())
+            }
             _ => None,
         };
         let request = |symbols| Request {

@@ -21,7 +21,11 @@ pub struct RawSymbol {
 
 /// Converts pushed symbols to an outline of `doc`: siblings sorted by start (as the outline
 /// requires), inverted ranges turned around, selections clamped into their symbol.
-pub(super) fn to_outline(doc: &Document, symbols: &[RawSymbol], encoding: PositionEncoding) -> Outline {
+pub(super) fn to_outline(
+    doc: &Document,
+    symbols: &[RawSymbol],
+    encoding: PositionEncoding,
+) -> Outline {
     Outline::new(convert(doc, symbols, encoding))
 }
 
@@ -34,8 +38,15 @@ fn convert(doc: &Document, symbols: &[RawSymbol], encoding: PositionEncoding) ->
         .iter()
         .map(|s| {
             let range = span(s.range);
-            let selection = s.selection.map(span).filter(|sel| range.contains(*sel)).unwrap_or(range);
-            Symbol { name: s.name.clone(), kind: s.kind, range, selection, children: convert(doc, &s.children, encoding) }
+            let selection =
+                s.selection.map(span).filter(|sel| range.contains(*sel)).unwrap_or(range);
+            Symbol {
+                name: s.name.clone(),
+                kind: s.kind,
+                range,
+                selection,
+                children: convert(doc, &s.children, encoding),
+            }
         })
         .collect();
     out.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)));
@@ -49,7 +60,8 @@ pub fn nest(flat: Vec<RawSymbol>) -> Vec<RawSymbol> {
     // A stack of open ancestors; each symbol becomes a child of the innermost that contains it.
     let mut roots: Vec<RawSymbol> = Vec::new();
     let mut stack: Vec<RawSymbol> = Vec::new();
-    let contains = |outer: &Range, inner: &Range| outer.start <= inner.start && inner.end <= outer.end;
+    let contains =
+        |outer: &Range, inner: &Range| outer.start <= inner.start && inner.end <= outer.end;
     for s in flat {
         while let Some(top) = stack.last() {
             if contains(&top.range, &s.range) {
@@ -89,16 +101,29 @@ mod tests {
 
     #[test]
     fn flat_symbols_nest_by_containment() {
-        let nested = nest(vec![sym("b", (1, 0), (2, 0)), sym("a", (0, 0), (5, 0)), sym("c", (3, 0), (4, 0)), sym("d", (6, 0), (7, 0))]);
-        let shape: Vec<_> =
-            nested.iter().map(|s| (s.name.as_str(), s.children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>())).collect();
+        let nested = nest(vec![
+            sym("b", (1, 0), (2, 0)),
+            sym("a", (0, 0), (5, 0)),
+            sym("c", (3, 0), (4, 0)),
+            sym("d", (6, 0), (7, 0)),
+        ]);
+        let shape: Vec<_> = nested
+            .iter()
+            .map(|s| {
+                (s.name.as_str(), s.children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>())
+            })
+            .collect();
         assert_eq!(shape, vec![("a", vec!["b", "c"]), ("d", vec![])]);
     }
 
     #[test]
     fn siblings_are_sorted_and_ranges_clamped() {
         let doc = Document::new("one\ntwo\nthree\n", 1);
-        let outline = to_outline(&doc, &[sym("late", (2, 0), (2, 5)), sym("early", (0, 0), (99, 0))], PositionEncoding::Utf16);
+        let outline = to_outline(
+            &doc,
+            &[sym("late", (2, 0), (2, 5)), sym("early", (0, 0), (99, 0))],
+            PositionEncoding::Utf16,
+        );
         assert_eq!(outline.symbols[0].name, "early");
         assert_eq!(outline.symbols[0].range.end, doc.len_bytes());
         assert_eq!(outline.total, 2);

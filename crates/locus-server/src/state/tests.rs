@@ -2,7 +2,8 @@ use super::*;
 use locus_context::SymbolSource;
 use locus_scopes::SymbolKind;
 
-const PY: &str = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
+const PY: &str =
+    "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
 
 fn pos(line: u32, character: u32) -> Position {
     Position::new(line, character)
@@ -21,7 +22,12 @@ fn chain(c: &EditorContext) -> String {
 }
 
 fn cursor_at(line: u32, character: u32) -> CursorUpdate {
-    CursorUpdate { version: None, position: pos(line, character), selections: Vec::new(), encoding: PositionEncoding::Utf16 }
+    CursorUpdate {
+        version: None,
+        position: pos(line, character),
+        selections: Vec::new(),
+        encoding: PositionEncoding::Utf16,
+    }
 }
 
 #[test]
@@ -39,7 +45,13 @@ fn edits_in_each_encoding_keep_the_mirror_exact() {
 fn without_a_plugin_the_last_edit_is_the_cursor() {
     let mut s = EditorState::new();
     s.open("untitled:p.py", "python", 1, PY);
-    s.change("untitled:p.py", Some(2), &[insert(pos(5, 8), "x = 0\n        ")], PositionEncoding::Utf16).unwrap();
+    s.change(
+        "untitled:p.py",
+        Some(2),
+        &[insert(pos(5, 8), "x = 0\n        ")],
+        PositionEncoding::Utf16,
+    )
+    .unwrap();
     let c = ctx(&mut s, None).unwrap();
     assert_eq!((c.cursor.line, c.cursor.character), (7, 9));
     assert_eq!(chain(&c), "Class:A > Method:g");
@@ -53,8 +65,15 @@ fn with_a_plugin_edits_shift_the_cursor() {
     s.open("untitled:p.py", "python", 1, PY);
     s.set_cursor("untitled:p.py", cursor_at(2, 8)).unwrap();
     // A line inserted above the cursor moves it down; an edit after it does not move it.
-    s.change("untitled:p.py", Some(2), &[insert(pos(0, 0), "import os\n")], PositionEncoding::Utf16).unwrap();
-    s.change("untitled:p.py", Some(3), &[insert(pos(6, 0), "# tail\n")], PositionEncoding::Utf16).unwrap();
+    s.change(
+        "untitled:p.py",
+        Some(2),
+        &[insert(pos(0, 0), "import os\n")],
+        PositionEncoding::Utf16,
+    )
+    .unwrap();
+    s.change("untitled:p.py", Some(3), &[insert(pos(6, 0), "# tail\n")], PositionEncoding::Utf16)
+        .unwrap();
     let c = ctx(&mut s, None).unwrap();
     assert_eq!((c.cursor.line, c.cursor.character), (4, 9));
     assert_eq!(chain(&c), "Class:A > Method:f");
@@ -67,7 +86,8 @@ fn a_cursor_ahead_of_the_mirror_waits_for_its_version() {
     s.open("untitled:p.py", "python", 1, PY);
     // The editor typed a line and moved on before its didChange arrived.
     s.set_cursor("untitled:p.py", CursorUpdate { version: Some(2), ..cursor_at(6, 3) }).unwrap();
-    s.change("untitled:p.py", Some(2), &[insert(pos(6, 0), "zzzz\n")], PositionEncoding::Utf16).unwrap();
+    s.change("untitled:p.py", Some(2), &[insert(pos(6, 0), "zzzz\n")], PositionEncoding::Utf16)
+        .unwrap();
     let c = ctx(&mut s, None).unwrap();
     assert_eq!((c.cursor.line, c.cursor.character), (7, 4));
 }
@@ -77,9 +97,12 @@ fn selections_are_reported_with_their_text() {
     let mut s = EditorState::new();
     s.open("untitled:p.py", "python", 1, PY);
     let sel = Range { start: pos(1, 4), end: pos(1, 9) };
-    s.set_cursor("untitled:p.py", CursorUpdate { selections: vec![sel], ..cursor_at(1, 9) }).unwrap();
+    s.set_cursor("untitled:p.py", CursorUpdate { selections: vec![sel], ..cursor_at(1, 9) })
+        .unwrap();
     let c = ctx(&mut s, None).unwrap();
-    assert!(matches!(c.selection, locus_context::Selection::Text { ref text, .. } if text == "def f"));
+    assert!(
+        matches!(c.selection, locus_context::Selection::Text { ref text, .. } if text == "def f")
+    );
 }
 
 #[test]
@@ -94,7 +117,8 @@ fn dirty_compares_with_the_saved_text() {
     assert!(!ctx(&mut s, Some(&uri)).unwrap().file.is_dirty);
     s.change(&uri, Some(2), &[insert(pos(0, 0), "#")], PositionEncoding::Utf16).unwrap();
     assert!(ctx(&mut s, Some(&uri)).unwrap().file.is_dirty);
-    let undo = Change { range: Some(Range { start: pos(0, 0), end: pos(0, 1) }), text: String::new() };
+    let undo =
+        Change { range: Some(Range { start: pos(0, 0), end: pos(0, 1) }), text: String::new() };
     s.change(&uri, Some(3), &[undo], PositionEncoding::Utf16).unwrap();
     assert!(!ctx(&mut s, Some(&uri)).unwrap().file.is_dirty, "back to the saved text");
     s.change(&uri, Some(4), &[insert(pos(0, 0), "#")], PositionEncoding::Utf16).unwrap();
@@ -106,8 +130,20 @@ fn dirty_compares_with_the_saved_text() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-fn raw(name: &str, kind: SymbolKind, a: (u32, u32), b: (u32, u32), children: Vec<RawSymbol>) -> RawSymbol {
-    RawSymbol { name: name.into(), kind, range: Range { start: pos(a.0, a.1), end: pos(b.0, b.1) }, selection: None, children }
+fn raw(
+    name: &str,
+    kind: SymbolKind,
+    a: (u32, u32),
+    b: (u32, u32),
+    children: Vec<RawSymbol>,
+) -> RawSymbol {
+    RawSymbol {
+        name: name.into(),
+        kind,
+        range: Range { start: pos(a.0, a.1), end: pos(b.0, b.1) },
+        selection: None,
+        children,
+    }
 }
 
 #[test]
@@ -116,21 +152,42 @@ fn pushed_symbols_are_used_only_for_their_version() {
     let uri = "untitled:p.py";
     s.open(uri, "python", 1, PY);
     s.set_cursor(uri, cursor_at(2, 8)).unwrap();
-    let pushed = vec![raw("A", SymbolKind::Class, (0, 0), (5, 16), vec![raw("f()", SymbolKind::Function, (1, 4), (2, 16), vec![])])];
-    assert_eq!(s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(), SymbolsOutcome::Used);
+    let pushed = vec![raw(
+        "A",
+        SymbolKind::Class,
+        (0, 0),
+        (5, 16),
+        vec![raw("f()", SymbolKind::Function, (1, 4), (2, 16), vec![])],
+    )];
+    assert_eq!(
+        s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(),
+        SymbolsOutcome::Used
+    );
     let c = ctx(&mut s, None).unwrap();
-    assert_eq!((chain(&c).as_str(), c.symbols.source), ("Class:A > Function:f()", SymbolSource::LanguageServer));
+    assert_eq!(
+        (chain(&c).as_str(), c.symbols.source),
+        ("Class:A > Function:f()", SymbolSource::LanguageServer)
+    );
     assert_eq!(c.symbols.total_in_document, 2);
     // A change makes them stale: tree-sitter answers.
     s.change(uri, Some(2), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
     s.set_cursor(uri, cursor_at(2, 8)).unwrap();
     let c = ctx(&mut s, None).unwrap();
-    assert_eq!((chain(&c).as_str(), c.symbols.source), ("Class:A > Method:f", SymbolSource::TreeSitter));
+    assert_eq!(
+        (chain(&c).as_str(), c.symbols.source),
+        ("Class:A > Method:f", SymbolSource::TreeSitter)
+    );
     // A push for the old version is never used against the new text.
-    assert_eq!(s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(), SymbolsOutcome::Stale { current: 2 });
+    assert_eq!(
+        s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(),
+        SymbolsOutcome::Stale { current: 2 }
+    );
     assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
     // A push ahead of the mirror waits for its version.
-    assert_eq!(s.set_symbols(uri, 3, pushed, PositionEncoding::Utf16).unwrap(), SymbolsOutcome::Pending);
+    assert_eq!(
+        s.set_symbols(uri, 3, pushed, PositionEncoding::Utf16).unwrap(),
+        SymbolsOutcome::Pending
+    );
     assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
     s.change(uri, Some(3), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
     s.set_cursor(uri, cursor_at(2, 8)).unwrap();
@@ -162,7 +219,11 @@ fn the_active_editor_follows_the_editor_or_the_last_touch() {
 #[test]
 fn unknown_documents_are_errors_and_close_frees() {
     let mut s = EditorState::new();
-    let err = s.context(ContextQuery { uri: Some("file:///nope"), position: None, encoding: PositionEncoding::Utf16 });
+    let err = s.context(ContextQuery {
+        uri: Some("file:///nope"),
+        position: None,
+        encoding: PositionEncoding::Utf16,
+    });
     assert_eq!(err.unwrap_err(), StateError::UnknownDocument("file:///nope".into()));
     assert!(s.change("file:///nope", Some(1), &[], PositionEncoding::Utf16).is_err());
     s.open("file:///tmp/x%20y.py", "python", 1, PY);
@@ -178,7 +239,9 @@ fn inverted_ranges_are_refused_and_the_rest_applies() {
     let mut s = EditorState::new();
     s.open("untitled:a", "plaintext", 1, "abc\n");
     let bad = Change { range: Some(Range { start: pos(0, 2), end: pos(0, 1) }), text: "X".into() };
-    let err = s.change("untitled:a", Some(2), &[bad, insert(pos(0, 0), "Y")], PositionEncoding::Utf16).unwrap_err();
+    let err = s
+        .change("untitled:a", Some(2), &[bad, insert(pos(0, 0), "Y")], PositionEncoding::Utf16)
+        .unwrap_err();
     assert!(matches!(err, StateError::BadChanges { ref reasons, .. } if reasons.len() == 1));
     assert_eq!(s.text("untitled:a").unwrap().1, "Yabc\n");
 }
@@ -222,7 +285,11 @@ fn deferred_reparsing_parses_a_burst_in_one_go_and_stays_exact() {
         };
         let change = Change { range: Some(Range { start: at(a), end: at(b) }), text: new.into() };
         s.change(uri, Some(version), &[change], PositionEncoding::Utf16).unwrap();
-        model = format!("{}{new}{}", chars[..a].iter().collect::<String>(), chars[b..].iter().collect::<String>());
+        model = format!(
+            "{}{new}{}",
+            chars[..a].iter().collect::<String>(),
+            chars[b..].iter().collect::<String>()
+        );
         assert!(s.docs[uri].pending.is_some(), "deferred");
         assert_eq!(s.text(uri).unwrap().1, model);
     }
@@ -231,14 +298,19 @@ fn deferred_reparsing_parses_a_burst_in_one_go_and_stays_exact() {
     assert!(s.docs[uri].pending.is_none());
     assert_eq!(s.docs[uri].source.doc().text(), model);
     let fresh = Source::new(Document::new(&model, 0), Registry::builtin().by_id("python"));
-    assert_eq!(s.docs[uri].source.tree().unwrap().root_node().to_sexp(), fresh.tree().unwrap().root_node().to_sexp());
+    assert_eq!(
+        s.docs[uri].source.tree().unwrap().root_node().to_sexp(),
+        fresh.tree().unwrap().root_node().to_sexp()
+    );
     assert_eq!(c.symbols.total_in_document, fresh.outline().total);
 }
 
 #[test]
 fn least_recently_touched_documents_sleep_and_wake_exact() {
     let mut s = EditorState::new();
-    let big: String = (0..(AWAKE_TEXT_BUDGET / PY.len()) / 4 + 1).map(|i| PY.replace("class A", &format!("class A{i}"))).collect();
+    let big: String = (0..(AWAKE_TEXT_BUDGET / PY.len()) / 4 + 1)
+        .map(|i| PY.replace("class A", &format!("class A{i}")))
+        .collect();
     for i in 0..12 {
         s.open(&format!("untitled:{i}.py"), "python", 1, &big);
     }
@@ -248,7 +320,14 @@ fn least_recently_touched_documents_sleep_and_wake_exact() {
     let uri = "untitled:0.py";
     s.change(uri, Some(2), &[insert(pos(0, 0), "# hi\n")], PositionEncoding::Utf16).unwrap();
     assert_eq!(s.text(uri).unwrap().1, format!("# hi\n{big}"));
-    let c = s.context(ContextQuery { uri: Some(uri), position: Some(pos(3, 8)), encoding: PositionEncoding::Utf16 }).unwrap().unwrap();
+    let c = s
+        .context(ContextQuery {
+            uri: Some(uri),
+            position: Some(pos(3, 8)),
+            encoding: PositionEncoding::Utf16,
+        })
+        .unwrap()
+        .unwrap();
     assert_eq!(chain(&c), "Class:A0 > Method:f");
     assert!(!s.docs[uri].asleep);
     assert_eq!(s.docs[uri].source.doc().text(), format!("# hi\n{big}"));

@@ -51,7 +51,11 @@ impl Server {
 
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_locus"));
-        cmd.arg("lsp").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+        cmd.arg("lsp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
         if !env.iter().any(|(k, _)| *k == "LOCUS_LOG") {
             cmd.env("LOCUS_LOG", "warn");
         }
@@ -118,8 +122,12 @@ impl Server {
                     };
                 }
                 Ok(m) => self.received.push(m),
-                Err(RecvTimeoutError::Timeout) => panic!("no response to request {id} within {DEADLINE:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("locus lsp closed its output before answering request {id}"),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no response to request {id} within {DEADLINE:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("locus lsp closed its output before answering request {id}")
+                }
             }
         }
     }
@@ -150,7 +158,10 @@ impl Server {
     }
 
     pub fn change(&mut self, uri: &str, version: i32, changes: Value) {
-        self.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}));
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        );
     }
 
     pub fn context(&mut self, params: Value) -> Value {
@@ -158,7 +169,9 @@ impl Server {
     }
 
     pub fn text(&mut self, uri: &str) -> String {
-        let r = self.request("locus/debugText", json!({"textDocument": {"uri": uri}})).expect("debugText succeeds");
+        let r = self
+            .request("locus/debugText", json!({"textDocument": {"uri": uri}}))
+            .expect("debugText succeeds");
         r["text"].as_str().unwrap().to_string()
     }
 
@@ -189,7 +202,8 @@ impl Server {
 
     /// The resident set size in KiB (Linux).
     pub fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmRSS:"))

@@ -41,7 +41,10 @@ impl Dirs {
 
     /// The environment every process of the test gets.
     pub fn env(&self) -> Vec<(&'static str, String)> {
-        vec![("XDG_RUNTIME_DIR", self.runtime.display().to_string()), ("LOCUS_TEST_TOOLS", "1".into())]
+        vec![
+            ("XDG_RUNTIME_DIR", self.runtime.display().to_string()),
+            ("LOCUS_TEST_TOOLS", "1".into()),
+        ]
     }
 
     pub fn discovery_dir(&self) -> PathBuf {
@@ -64,7 +67,8 @@ pub fn start_sidecar(dirs: &Dirs, folder: &Path, client: &str) -> (Server, Value
         "capabilities": {"experimental": {"locus": {"cursor": true}}},
         "clientInfo": {"name": client},
     }));
-    let record = wait_record(dirs, s.pid(), |r| !r["workspaceFolders"].as_array().unwrap().is_empty());
+    let record =
+        wait_record(dirs, s.pid(), |r| !r["workspaceFolders"].as_array().unwrap().is_empty());
     (s, record)
 }
 
@@ -99,8 +103,9 @@ pub type Client = RunningService<RoleClient, ClientConfig>;
 /// An rmcp client on the sidecar's endpoint, with its token.
 pub async fn http_client(record: &Value) -> Client {
     let http = reqwest::Client::builder().no_proxy().pool_max_idle_per_host(0).build().unwrap();
-    let config = StreamableHttpClientTransportConfig::with_uri(record["url"].as_str().unwrap().to_string())
-        .auth_header(record["token"].as_str().unwrap().to_string());
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(record["url"].as_str().unwrap().to_string())
+            .auth_header(record["token"].as_str().unwrap().to_string());
     let transport = StreamableHttpClientTransport::with_client(http, config);
     ClientConfig::default().serve(transport).await.expect("the MCP client connects")
 }
@@ -126,7 +131,12 @@ pub struct StdioMcp {
 impl StdioMcp {
     pub fn start(dirs: &Dirs, cwd: &Path, args: &[&str]) -> StdioMcp {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_locus"));
-        cmd.arg("mcp").args(args).current_dir(cwd).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+        cmd.arg("mcp")
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
         for (k, v) in dirs.env() {
             cmd.env(k, v);
         }
@@ -136,7 +146,8 @@ impl StdioMcp {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("locus mcp wrote a non-JSON line {line:?}: {e}"));
+                let v: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("locus mcp wrote a non-JSON line {line:?}: {e}"));
                 if tx.send(v).is_err() {
                     break;
                 }
@@ -173,7 +184,10 @@ impl StdioMcp {
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let m = self.lines.recv_timeout(left).unwrap_or_else(|_| panic!("no response to request {id}"));
+            let m = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response to request {id}"));
             if m["id"] == json!(id) {
                 return m;
             }
@@ -220,7 +234,11 @@ pub fn locus(dirs: &Dirs, cwd: &Path, args: &[&str]) -> (i32, String, String) {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("running locus");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// A raw HTTP/1.1 POST to the sidecar with the given extra headers; returns the status code.

@@ -11,7 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::{Catalogue, Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{
+    Catalogue, Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse,
+};
 
 /// `dialog_get_first_request`: the first thing the user asked.
 pub struct DialogGetFirstRequest {
@@ -330,10 +332,14 @@ fn tool_error(e: MemoryError, folders: &[PathBuf]) -> ToolError {
 }
 
 /// Runs recall on a blocking thread: it reads files.
-async fn recall<T: Send + 'static>(f: impl FnOnce() -> Result<T, ToolError> + Send + 'static) -> Result<T, ToolError> {
+async fn recall<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
     match tokio::task::spawn_blocking(f).await {
         Ok(r) => r,
-        Err(e) => Err(ToolError::new(ErrorCode::Internal, format!("the tool's worker failed: {e}"))),
+        Err(e) => {
+            Err(ToolError::new(ErrorCode::Internal, format!("the tool's worker failed: {e}")))
+        }
     }
 }
 
@@ -357,7 +363,10 @@ impl Tool for DialogGetFirstRequest {
                     "answering \"what was my first question?\"",
                     "quoting the user exactly instead of a summary's paraphrase",
                 ],
-                dont_use_for: &["later requests (use dialog_get_request or dialog_get_requests)", "the current code (read the files)"],
+                dont_use_for: &[
+                    "later requests (use dialog_get_request or dialog_get_requests)",
+                    "the current code (read the files)",
+                ],
                 patterns: &[
                     "call after a compaction, before continuing the task",
                     "compare the original wording with your plan before finishing",
@@ -374,7 +383,9 @@ impl Tool for DialogGetFirstRequest {
         let memory = self.memory.clone();
         let (ws, folders) = workspace(&cx);
         recall(move || {
-            let a = memory.first_request(&ws, p.session_id.as_deref()).map_err(|e| tool_error(e, &folders))?;
+            let a = memory
+                .first_request(&ws, p.session_id.as_deref())
+                .map_err(|e| tool_error(e, &folders))?;
             let v = a.value;
             Ok(FirstRequestData {
                 session_id: v.session.id.clone(),
@@ -391,7 +402,13 @@ impl Tool for DialogGetFirstRequest {
     }
 
     fn summary(&self, d: &FirstRequestData, _: &Cx) -> String {
-        format!("First request of {} session {} (1 of {}):\n{}", d.source, d.session_id, d.requests_count, quote(&d.first_request))
+        format!(
+            "First request of {} session {} (1 of {}):\n{}",
+            d.source,
+            d.session_id,
+            d.requests_count,
+            quote(&d.first_request)
+        )
     }
 }
 
@@ -410,8 +427,13 @@ impl Tool for DialogGetRequest {
                     "re-reading exactly what the user asked at a given point after a compaction",
                     "quoting a later instruction word for word",
                 ],
-                dont_use_for: &["the first request (dialog_get_first_request)", "every request at once (dialog_get_requests)"],
-                patterns: &["get totalRequests from dialog_get_first_request, then walk back from the last index"],
+                dont_use_for: &[
+                    "the first request (dialog_get_first_request)",
+                    "every request at once (dialog_get_requests)",
+                ],
+                patterns: &[
+                    "get totalRequests from dialog_get_first_request, then walk back from the last index",
+                ],
             },
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
@@ -424,7 +446,9 @@ impl Tool for DialogGetRequest {
         let memory = self.memory.clone();
         let (ws, folders) = workspace(&cx);
         recall(move || {
-            let a = memory.request(&ws, p.index, p.session_id.as_deref()).map_err(|e| tool_error(e, &folders))?;
+            let a = memory
+                .request(&ws, p.index, p.session_id.as_deref())
+                .map_err(|e| tool_error(e, &folders))?;
             let v = a.value;
             Ok(RequestData {
                 session_id: v.session.id.clone(),
@@ -441,12 +465,24 @@ impl Tool for DialogGetRequest {
     }
 
     fn summary(&self, d: &RequestData, _: &Cx) -> String {
-        format!("Request {} of {} in {} session {}:\n{}", d.index, d.total_requests, d.source, d.session_id, quote(&d.request))
+        format!(
+            "Request {} of {} in {} session {}:\n{}",
+            d.index,
+            d.total_requests,
+            d.source,
+            d.session_id,
+            quote(&d.request)
+        )
     }
 }
 
 fn item(r: Request) -> RequestItem {
-    RequestItem { index: r.index, request: r.text, timestamp: stamp(r.timestamp), images_omitted: r.images }
+    RequestItem {
+        index: r.index,
+        request: r.text,
+        timestamp: stamp(r.timestamp),
+        images_omitted: r.images,
+    }
 }
 
 impl Tool for DialogGetRequests {
@@ -464,8 +500,13 @@ impl Tool for DialogGetRequests {
                     "recovering every instruction the user gave before a compaction summarised them",
                     "checking with sinceCompaction what the user asked after the last compaction",
                 ],
-                dont_use_for: &["one request (dialog_get_request)", "sessions of other workspaces without their sessionId"],
-                patterns: &["after a compaction: sinceCompaction=false to reread the whole task, with limit to keep it short"],
+                dont_use_for: &[
+                    "one request (dialog_get_request)",
+                    "sessions of other workspaces without their sessionId",
+                ],
+                patterns: &[
+                    "after a compaction: sinceCompaction=false to reread the whole task, with limit to keep it short",
+                ],
             },
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
@@ -479,7 +520,9 @@ impl Tool for DialogGetRequests {
         let (ws, folders) = workspace(&cx);
         recall(move || {
             let since = p.since_compaction.unwrap_or(false);
-            let a = memory.requests(&ws, p.session_id.as_deref(), since).map_err(|e| tool_error(e, &folders))?;
+            let a = memory
+                .requests(&ws, p.session_id.as_deref(), since)
+                .map_err(|e| tool_error(e, &folders))?;
             let v = a.value;
             let mut requests = v.requests;
             if let Some(limit) = p.limit {
@@ -501,8 +544,15 @@ impl Tool for DialogGetRequests {
     }
 
     fn summary(&self, d: &RequestsData, _: &Cx) -> String {
-        let which = if d.since_compaction && d.compacted { " since the last compaction" } else { "" };
-        let mut s = format!("{} of {} requests{which} in {} session {}:", d.requests.len(), d.total_requests, d.source, d.session_id);
+        let which =
+            if d.since_compaction && d.compacted { " since the last compaction" } else { "" };
+        let mut s = format!(
+            "{} of {} requests{which} in {} session {}:",
+            d.requests.len(),
+            d.total_requests,
+            d.source,
+            d.session_id
+        );
         for r in &d.requests {
             s += &format!("\n{}. {}", r.index, quote(&r.request));
         }
@@ -544,8 +594,13 @@ impl Tool for DialogListSessions {
                     "finding the sessionId of an earlier conversation in this workspace",
                     "checking which conversation counts as the current dialog",
                 ],
-                dont_use_for: &["reading requests (dialog_get_first_request, dialog_get_request)", "other workspaces' sessions"],
-                patterns: &["call when several agents share the workspace, then pass sessionId to the other dialog tools"],
+                dont_use_for: &[
+                    "reading requests (dialog_get_first_request, dialog_get_request)",
+                    "other workspaces' sessions",
+                ],
+                patterns: &[
+                    "call when several agents share the workspace, then pass sessionId to the other dialog tools",
+                ],
             },
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
@@ -579,7 +634,10 @@ impl Tool for DialogListSessions {
         for x in &d.sessions {
             let name = x.title.as_deref().or(x.preview.as_deref()).unwrap_or("");
             let compacted = if x.compacted { ", compacted" } else { "" };
-            s += &format!("\n{} {} ({} requests, {}{compacted}): {name}", x.source, x.session_id, x.requests_count, x.last_updated);
+            s += &format!(
+                "\n{} {} ({} requests, {}{compacted}): {name}",
+                x.source, x.session_id, x.requests_count, x.last_updated
+            );
         }
         s
     }

@@ -29,9 +29,15 @@ impl Tool for EditorGetContext {
             category: Category::Editor,
             description: "Get current editor cursor position, selection, and containing symbol context",
             when_to_use: WhenToUse {
-                use_for: &["understanding where the user is working", "getting the method/class context before making edits"],
+                use_for: &[
+                    "understanding where the user is working",
+                    "getting the method/class context before making edits",
+                ],
                 dont_use_for: &["navigating to other files", "searching code"],
-                patterns: &["call at the start of editing workflows", "check context before scoped operations"],
+                patterns: &[
+                    "call at the start of editing workflows",
+                    "check context before scoped operations",
+                ],
             },
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
@@ -46,7 +52,9 @@ impl Tool for EditorGetContext {
         }
         let status = cx.host.status();
         let message = match status.mode {
-            Mode::InProcess => "no editor is connected: no running `locus lsp` serves this workspace",
+            Mode::InProcess => {
+                "no editor is connected: no running `locus lsp` serves this workspace"
+            }
             Mode::Sidecar if status.editors_connected == 0 => "the editor has not connected yet",
             Mode::Sidecar => "no editor is active (no document has focus)",
         };
@@ -58,7 +66,8 @@ impl Tool for EditorGetContext {
         let path = c["file"]["path"].as_str().unwrap_or("?");
         let (line, character) = (&c["cursor"]["line"], &c["cursor"]["character"]);
         let scopes = c["symbols"]["scopeHierarchy"].as_str().unwrap_or_default();
-        let place = if scopes.is_empty() { "at top level".to_string() } else { format!("in {scopes}") };
+        let place =
+            if scopes.is_empty() { "at top level".to_string() } else { format!("in {scopes}") };
         let selection = match c["selection"]["text"].as_str() {
             Some(t) => format!(", {} characters selected", t.chars().count()),
             None => String::new(),

@@ -150,14 +150,26 @@ pub struct ScopeAtData {
 }
 
 const OUTLINE_WHEN: WhenToUse = WhenToUse {
-    use_for: &["seeing the structure of a file before reading or editing it", "finding where a class or function starts and ends"],
-    dont_use_for: &["the user's current position (use editor_get_context)", "searching across files"],
+    use_for: &[
+        "seeing the structure of a file before reading or editing it",
+        "finding where a class or function starts and ends",
+    ],
+    dont_use_for: &[
+        "the user's current position (use editor_get_context)",
+        "searching across files",
+    ],
     patterns: &["outline a file, then read only the symbol you need"],
 };
 
 const SCOPE_WHEN: WhenToUse = WhenToUse {
-    use_for: &["knowing which class/function a line belongs to", "naming the enclosing symbol of a diagnostic, diff hunk or stack frame"],
-    dont_use_for: &["the user's cursor (use editor_get_context)", "a whole file's structure (use symbol_outline)"],
+    use_for: &[
+        "knowing which class/function a line belongs to",
+        "naming the enclosing symbol of a diagnostic, diff hunk or stack frame",
+    ],
+    dont_use_for: &[
+        "the user's cursor (use editor_get_context)",
+        "a whole file's structure (use symbol_outline)",
+    ],
     patterns: &["map file:line references to symbols before editing them"],
 };
 
@@ -190,15 +202,28 @@ impl Tool for SymbolOutline {
             } else {
                 ("none", 0, Vec::new(), Some(NO_PROVIDER_WARNING.to_string()))
             };
-            Ok(OutlineData { file: loaded.facts(), source, total_in_document: total, symbols, warning })
+            Ok(OutlineData {
+                file: loaded.facts(),
+                source,
+                total_in_document: total,
+                symbols,
+                warning,
+            })
         })
         .await
     }
 
     fn summary(&self, d: &OutlineData, _: &Cx) -> String {
-        let top: Vec<String> = d.symbols.iter().take(8).map(|s| format!("{}:{}", s.kind, s.name)).collect();
+        let top: Vec<String> =
+            d.symbols.iter().take(8).map(|s| format!("{}:{}", s.kind, s.name)).collect();
         let more = if d.symbols.len() > top.len() { ", …" } else { "" };
-        format!("{} ({}): {} symbols; top level: {}{more}", d.file.path, d.file.language_id, d.total_in_document, top.join(", "))
+        format!(
+            "{} ({}): {} symbols; top level: {}{more}",
+            d.file.path,
+            d.file.language_id,
+            d.total_in_document,
+            top.join(", ")
+        )
     }
 }
 
@@ -257,16 +282,24 @@ impl Tool for SymbolScopeAt {
     }
 
     fn summary(&self, d: &ScopeAtData, _: &Cx) -> String {
-        let place = if d.scope_hierarchy.is_empty() { "top level".to_string() } else { d.scope_hierarchy.clone() };
+        let place = if d.scope_hierarchy.is_empty() {
+            "top level".to_string()
+        } else {
+            d.scope_hierarchy.clone()
+        };
         format!("{}:{}:{} is in {place}", d.file.path, d.position.line, d.position.character)
     }
 }
 
 /// Runs file reading and parsing off the async workers.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, ToolError> + Send + 'static) -> Result<T, ToolError> {
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
     match tokio::task::spawn_blocking(f).await {
         Ok(r) => r,
-        Err(e) => Err(ToolError::new(ErrorCode::Internal, format!("the tool's worker failed: {e}"))),
+        Err(e) => {
+            Err(ToolError::new(ErrorCode::Internal, format!("the tool's worker failed: {e}")))
+        }
     }
 }
 
@@ -331,8 +364,14 @@ fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
             .with_hint("Locus reads source files in UTF-8 only")
     })?;
     let language = registry.for_path(&path, text.lines().next());
-    let language_id = language.map(|l| l.id().to_string()).unwrap_or_else(|| "plaintext".to_string());
-    Ok(Loaded { path, language_id, source: Source::new(Document::new(&text, 0), language), from_editor: false })
+    let language_id =
+        language.map(|l| l.id().to_string()).unwrap_or_else(|| "plaintext".to_string());
+    Ok(Loaded {
+        path,
+        language_id,
+        source: Source::new(Document::new(&text, 0), language),
+        from_editor: false,
+    })
 }
 
 fn outline_symbol(doc: &Document, s: &Symbol) -> OutlineSymbol {

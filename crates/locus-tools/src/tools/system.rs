@@ -55,7 +55,10 @@ impl Tool for BridgeStatus {
             category: Category::System,
             description: "Get Locus's status: version, connected editor, active editor, open documents, uptime and endpoint",
             when_to_use: WhenToUse {
-                use_for: &["checking that an editor is connected before relying on editor tools", "diagnosing why editor_get_context has no context"],
+                use_for: &[
+                    "checking that an editor is connected before relying on editor tools",
+                    "diagnosing why editor_get_context has no context",
+                ],
                 dont_use_for: &["the user's position (use editor_get_context)"],
                 patterns: &["call once when a session starts, or after E_NO_EDITOR"],
             },
@@ -76,7 +79,11 @@ impl Tool for BridgeStatus {
             editors_connected: s.editors_connected,
             active_editor: s.active_editor,
             documents_open: s.documents_open,
-            workspace_folders: s.workspace_folders.iter().map(|f| f.display().to_string()).collect(),
+            workspace_folders: s
+                .workspace_folders
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect(),
             uptime_seconds: (uptime.as_secs_f64() * 1000.0).round() / 1000.0,
             started_at: rfc3339(s.started.duration_since(UNIX_EPOCH).unwrap_or_default()),
             endpoint: s.endpoint,
@@ -90,8 +97,12 @@ impl Tool for BridgeStatus {
             (Some(name), _) => format!("editor {name} connected"),
             (None, _) => "an editor connected".to_string(),
         };
-        let active = d.active_editor.as_deref().map(|a| format!(", active: {a}")).unwrap_or_default();
-        format!("Locus {} ({}), {editor}, {} documents open{active}, up {:.0} s", d.version, d.mode, d.documents_open, d.uptime_seconds)
+        let active =
+            d.active_editor.as_deref().map(|a| format!(", active: {a}")).unwrap_or_default();
+        format!(
+            "Locus {} ({}), {editor}, {} documents open{active}, up {:.0} s",
+            d.version, d.mode, d.documents_open, d.uptime_seconds
+        )
     }
 }
 
@@ -184,7 +195,11 @@ pub fn describe(catalogue: &crate::Catalogue) -> ListData {
             .collect();
         count += tools.len();
         if !tools.is_empty() {
-            categories.push(CategoryInfo { name: category.name(), description: category.description(), tools });
+            categories.push(CategoryInfo {
+                name: category.name(),
+                description: category.description(),
+                tools,
+            });
         }
     }
     ListData { count, categories }
@@ -211,7 +226,10 @@ impl Tool for McpListTools {
             category: Category::System,
             description: "List Locus's tools grouped by category, with when to use each and their parameters with examples",
             when_to_use: WhenToUse {
-                use_for: &["choosing the right Locus tool", "looking up a tool's parameters and an example"],
+                use_for: &[
+                    "choosing the right Locus tool",
+                    "looking up a tool's parameters and an example",
+                ],
                 dont_use_for: &["calling a tool (call it directly)"],
                 patterns: &["call once when unsure which tool fits"],
             },
@@ -241,7 +259,13 @@ impl Tool for McpListTools {
         let groups: Vec<String> = d
             .categories
             .iter()
-            .map(|c| format!("{}: {}", c.name, c.tools.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")))
+            .map(|c| {
+                format!(
+                    "{}: {}",
+                    c.name,
+                    c.tools.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+                )
+            })
             .collect();
         format!("{} tools. {}", d.count, groups.join("; "))
     }
