@@ -55,13 +55,13 @@ fn main() {
     }
 
     let mut out = String::from(
-        "/// The built-in registry, generated from `grammars/*.toml`.\npub(crate) static BUILTIN: &[crate::registry::LanguageEntry] = &[\n",
+        "/// The built-in registry, generated from `grammars/*.toml`.\npub(crate) static BUILTIN: &[LanguageEntry] = &[\n",
     );
     for e in entries.values() {
         let krate = e.grammar.krate.replace('-', "_");
         writeln!(
             out,
-            "    crate::registry::LanguageEntry {{ id: {:?}, aliases: &{:?}, extensions: &{:?}, file_names: &{:?}, shebangs: &{:?}, comment: {:?}, queries: {:?}, grammar: || tree_sitter::Language::new({krate}::{}) }},",
+            "    LanguageEntry {{ id: {:?}, aliases: &{:?}, extensions: &{:?}, file_names: &{:?}, shebangs: &{:?}, comment: {:?}, queries: {:?}, grammar: || tree_sitter::Language::new({krate}::{}) }},",
             e.id, e.aliases, e.extensions, e.file_names, e.shebangs, e.comment,
             e.queries.clone().unwrap_or_else(|| e.id.clone()), e.grammar.constant,
         )

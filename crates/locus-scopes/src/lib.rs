@@ -13,14 +13,16 @@
 
 #![deny(missing_docs)]
 
+mod builtin;
 mod kind;
 mod outline;
 mod query;
 mod registry;
 mod source;
 
+pub use builtin::LanguageEntry;
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
 pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source};
-pub use registry::{Language, LanguageEntry, Registry};
+pub use registry::{Language, Registry};
 pub use source::Source;

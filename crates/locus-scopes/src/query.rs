@@ -25,8 +25,8 @@ use std::fmt;
 
 use tree_sitter::Query;
 
+use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
-use crate::registry::{LanguageEntry, QUERY_FILES};
 
 /// A query file failed to load or compile. Only its language is affected.
 #[derive(Debug, Clone)]

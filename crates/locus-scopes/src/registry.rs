@@ -4,30 +4,8 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use crate::builtin::{BUILTIN, LanguageEntry};
 use crate::query::{LanguageConfig, QueryError};
-
-/// One registered language, as written in `grammars/<id>.toml`.
-#[derive(Debug)]
-pub struct LanguageEntry {
-    /// The language id editors use (`"typescriptreact"`).
-    pub id: &'static str,
-    /// Other ids that mean this language (`"tsx"`).
-    pub aliases: &'static [&'static str],
-    /// File extensions, without the dot.
-    pub extensions: &'static [&'static str],
-    /// Whole file names (`"Rakefile"`).
-    pub file_names: &'static [&'static str],
-    /// Interpreter names on a `#!` line.
-    pub shebangs: &'static [&'static str],
-    /// The line-comment token, for fixtures and docs.
-    pub comment: Option<&'static str>,
-    /// The directory under `queries/` holding this language's query files.
-    pub queries: &'static str,
-    /// Returns the tree-sitter grammar.
-    pub grammar: fn() -> tree_sitter::Language,
-}
-
-include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 
 /// A language of the registry; its grammar and queries load on first use.
 #[derive(Debug, Clone, Copy)]
