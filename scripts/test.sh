@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the README's test command, and what CI runs.
 #
-# The Rust suites need nothing beyond the toolchain and ../shared beside the repository
-# (the fidelity test reads ../shared/corpus). End-to-end suites that drive real peers
+# The Rust suites need nothing beyond the toolchain (with rustfmt and clippy) and ../shared
+# beside the repository (the fidelity test and benchmarks read ../shared/corpus). End-to-end suites that drive real peers
 # (an LSP client, Neovim) install those peers through scripts/install-test-peers.sh and
 # fail loudly when a peer is missing.
 set -euo pipefail
@@ -12,6 +12,11 @@ if [ ! -d ../shared/corpus ]; then
   echo "error: ../shared/corpus is missing; clone the repository beside shared/ (see README.md)" >&2
   exit 1
 fi
+
+# Formatting and lints first: a diff that is not rustfmt-clean or that clippy warns about
+# fails here, before the long suites (rustfmt.toml and [workspace.lints] say what is checked).
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
 
 if command -v cargo-nextest >/dev/null 2>&1; then
   cargo nextest run --workspace --no-fail-fast "$@"

@@ -36,6 +36,3 @@ fn main() {
         println!("edit+reparse: {edit:?}  outline update: {:?}  ({n} symbols)", t.elapsed());
     }
 }
-
-#[allow(dead_code)]
-fn unused() {}

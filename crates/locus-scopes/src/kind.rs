@@ -7,7 +7,7 @@ macro_rules! kinds {
         /// A symbol's kind. Numbers and names are the LSP's; captures in query files use the
         /// snake_case form after `@symbol.` (for example `@symbol.enum_member`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[allow(missing_docs)]
+        #[allow(missing_docs, reason = "each variant is the LSP SymbolKind of the same name")]
         pub enum SymbolKind { $($variant = $num,)* }
 
         impl SymbolKind {

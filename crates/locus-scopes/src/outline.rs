@@ -354,7 +354,7 @@ fn trimmed_end(mut node: Node, kind: &str) -> usize {
                 return node.end_byte();
             }
             i -= 1;
-            match node.child(i as u32) {
+            match node.child(i) {
                 Some(c) if c.kind() == kind => continue,
                 Some(c) => break c,
                 None => return node.end_byte(),

@@ -7,7 +7,7 @@
 //! Before the benchmarks it prints resident memory with 1,000 corpus documents open and after
 //! closing them. Run: `cargo bench -p locus-server --bench lsp`.
 
-#[allow(dead_code, unused_imports)]
+#[allow(dead_code, unused_imports, reason = "the bench uses only part of the state module")]
 #[path = "../src/state/mod.rs"]
 mod state;
 

@@ -8,15 +8,15 @@
 //!
 //! Run: `cargo bench -p locus-server --bench mcp` (the report prints first, then divan's table).
 
-#[allow(dead_code, unused_imports)]
+#[allow(dead_code, unused_imports, reason = "the bench uses only part of the state module")]
 #[path = "../src/state/mod.rs"]
 mod state;
 
-#[allow(dead_code, unused_imports)]
+#[allow(dead_code, unused_imports, reason = "the bench uses only part of proto")]
 #[path = "../src/proto.rs"]
 mod proto;
 
-#[allow(dead_code, unused_imports)]
+#[allow(unused_imports, reason = "the bench uses only part of the test client")]
 #[path = "../tests/lsp_support/mod.rs"]
 mod lsp_support;
 

@@ -161,6 +161,7 @@ fn security_token_origin_host_and_file_mode() {
 
     // SIGTERM: the file goes with the process.
     let pid = s.pid() as i32;
+    // SAFETY: kill only sends a signal to the child this test started.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     let status = s.wait();
     assert!(!status.success());

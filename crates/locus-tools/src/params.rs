@@ -208,10 +208,10 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
             Some(value),
         ));
     }
-    if let Some(values) = p.get("enum").and_then(Value::as_array) {
-        if !values.contains(value) {
-            return Err(invalid(name, p, format!("is {value}"), Some(value)));
-        }
+    if let Some(values) = p.get("enum").and_then(Value::as_array)
+        && !values.contains(value)
+    {
+        return Err(invalid(name, p, format!("is {value}"), Some(value)));
     }
     if let Some(n) = value.as_f64() {
         let below = p.get("minimum").and_then(Value::as_f64).is_some_and(|min| n < min);
@@ -220,18 +220,18 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
             return Err(invalid(name, p, format!("is out of range ({value})"), Some(value)));
         }
     }
-    if let (Some(s), Some(min)) = (value.as_str(), p.get("minLength").and_then(Value::as_u64)) {
-        if (s.chars().count() as u64) < min {
-            return Err(invalid(name, p, "is too short".into(), Some(value)));
-        }
+    if let (Some(s), Some(min)) = (value.as_str(), p.get("minLength").and_then(Value::as_u64))
+        && (s.chars().count() as u64) < min
+    {
+        return Err(invalid(name, p, "is too short".into(), Some(value)));
     }
-    if let (Value::Object(_), true) = (value, p.get("properties").is_some()) {
-        if let Value::Object(sub) = p {
-            check(sub, value).map_err(|mut e| {
-                e.message = format!("in `{name}`: {}", e.message);
-                e
-            })?;
-        }
+    if let (Value::Object(_), true) = (value, p.get("properties").is_some())
+        && let Value::Object(sub) = p
+    {
+        check(sub, value).map_err(|mut e| {
+            e.message = format!("in `{name}`: {}", e.message);
+            e
+        })?;
     }
     Ok(())
 }

@@ -46,7 +46,9 @@ pub fn dir() -> PathBuf {
     if let Some(home) = nonempty("HOME") {
         return home.join(".cache").join("locus");
     }
-    std::env::temp_dir().join(format!("locus-{}", unsafe { libc::getuid() }))
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    std::env::temp_dir().join(format!("locus-{uid}"))
 }
 
 /// Writes `record` to its file atomically (a temporary file renamed over it), mode 0600, in

@@ -96,11 +96,12 @@ impl Proxy {
             }
             return None;
         };
-        if let Some(up) = current.as_ref() {
-            if up.record.pid == record.pid && up.record.url == record.url && !up.client.is_closed()
-            {
-                return Some(up.clone());
-            }
+        if let Some(up) = current.as_ref()
+            && up.record.pid == record.pid
+            && up.record.url == record.url
+            && !up.client.is_closed()
+        {
+            return Some(up.clone());
         }
         match connect(&record, "locus-mcp").await {
             Ok(up) => {

@@ -233,7 +233,7 @@ fn token() -> io::Result<String> {
 async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    if !host.is_some_and(|h| is_loopback_authority(h)) {
+    if !host.is_some_and(is_loopback_authority) {
         return refuse(
             StatusCode::FORBIDDEN,
             "Forbidden: the Host header must name a loopback address",

@@ -1,7 +1,7 @@
 //! A small LSP client for the end-to-end tests: spawns `locus lsp` and speaks JSON-RPC over
 //! its stdio. Every wait has a deadline, so a hung server fails the test instead of hanging it.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary and bench uses a different part of this client")]
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

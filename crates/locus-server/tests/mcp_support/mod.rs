@@ -2,7 +2,7 @@
 //! directory, its discovery file, an rmcp client over streamable HTTP, and `locus mcp` on
 //! stdio driven line by line.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses a different part of this support module")]
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -77,12 +77,11 @@ pub fn wait_record(dirs: &Dirs, pid: u32, ready: impl Fn(&Value) -> bool) -> Val
     let path = dirs.discovery_file(pid);
     let deadline = Instant::now() + WAIT;
     loop {
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            if let Ok(v) = serde_json::from_str::<Value>(&text) {
-                if ready(&v) {
-                    return v;
-                }
-            }
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(v) = serde_json::from_str::<Value>(&text)
+            && ready(&v)
+        {
+            return v;
         }
         assert!(Instant::now() < deadline, "no ready discovery file at {}", path.display());
         std::thread::sleep(Duration::from_millis(20));
