@@ -1,6 +1,7 @@
 //! `locus`: the context oracle's one binary. See `locus --help`.
 
 mod cli;
+mod commands;
 mod lsp;
 mod mcp;
 mod proto;
@@ -13,7 +14,11 @@ fn main() {
     let code = match cli::run(&args, &mut std::io::stdout()) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("locus: {e}");
+            match e {
+                // clap's messages are complete as they are ("error: …", a tip, the usage).
+                commands::CliError::Parse(_) => eprintln!("{e}"),
+                _ => eprintln!("locus: {e}"),
+            }
             e.exit_code()
         }
     };

@@ -71,13 +71,15 @@ fn positions_past_the_end_are_clamped_not_errors() {
 #[test]
 fn bad_arguments_name_the_argument_and_exit_2() {
     for (args, needle) in [
-        (vec!["context"], "needs at least one PATH:LINE[:COL]"),
+        (vec!["context"], "<PATH:LINE[:COL]>"),
         (vec!["context", "src/app.ts"], "`src/app.ts`: no line number"),
         (vec!["context", "a.ts:x"], "`a.ts:x`: line `x` is not a positive whole number"),
         (vec!["context", "a.ts:0:1"], "`a.ts:0:1`: line is 1-based"),
         (vec!["context", "a.ts:3:0"], "`a.ts:3:0`: column is 1-based"),
-        (vec!["frobnicate"], "unknown command `frobnicate`"),
-        (vec!["outline"], "takes one PATH"),
+        (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (vec!["outline"], "<PATH>"),
+        (vec!["outline", "--deep", "a.ts"], "unexpected argument '--deep'"),
+        (vec![], "Usage: locus <COMMAND>"),
     ] {
         let out = locus(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -104,4 +106,68 @@ fn outline_as_tree_and_as_document_symbols() {
     assert_eq!(symbols[0]["name"], "# 🚀 Getting Started");
     assert_eq!(symbols[0]["kind"], "String");
     assert_eq!(symbols[0]["range"]["start"], serde_json::json!({"line": 3, "character": 0}));
+}
+
+#[test]
+fn every_subcommand_answers_help_with_its_own_options() {
+    for (command, option) in [
+        ("lsp", "--mcp-port"),
+        ("mcp", "--workspace"),
+        ("call", "--param"),
+        ("context", "PATH:LINE[:COL]"),
+        ("outline", "--tree"),
+        ("syntax", "PATH"),
+        ("tools", "Usage: locus tools"),
+        ("status", "Usage: locus status"),
+        ("languages", "Usage: locus languages"),
+        ("completions", "bash"),
+    ] {
+        let out = locus(&[command, "--help"]);
+        assert!(out.status.success(), "{command} --help: {}", stderr(&out));
+        assert!(stdout(&out).contains(option), "{command} --help:\n{}", stdout(&out));
+        let out = locus(&["help", command]);
+        assert!(stdout(&out).contains(option), "help {command}:\n{}", stdout(&out));
+    }
+    let out = locus(&["--help"]);
+    assert!(out.status.success());
+    for command in ["lsp", "mcp", "call", "tools", "status", "context", "outline", "completions"] {
+        assert!(stdout(&out).contains(command), "--help lists {command}:\n{}", stdout(&out));
+    }
+    for args in [&["--version"][..], &["version"]] {
+        let out = locus(args);
+        assert_eq!(stdout(&out), format!("locus {}\n", env!("CARGO_PKG_VERSION")), "{args:?}");
+    }
+}
+
+#[test]
+fn mistyped_commands_and_options_get_a_suggestion() {
+    for (args, tip) in [
+        (&["contxt", "a.ts:1"][..], "similar subcommand exists: 'context'"),
+        (&["lsp", "--mcp-prt", "3"], "similar argument exists: '--mcp-port'"),
+        (&["call", "editor_get_context", "--parm", "a=b"], "similar argument exists: '--param'"),
+        (&["outline", "--tre", "a.ts"], "similar argument exists: '--tree'"),
+    ] {
+        let out = locus(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(tip), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    }
+}
+
+#[test]
+fn completion_scripts_for_bash_zsh_and_fish() {
+    for (shell, needle) in
+        [("bash", "complete -F _locus"), ("zsh", "#compdef locus"), ("fish", "complete -c locus")]
+    {
+        let out = locus(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        assert!(script.contains(needle), "{shell}: no `{needle}`");
+        for word in ["context", "outline", "mcp-port", "workspace"] {
+            assert!(script.contains(word), "{shell} completes {word}");
+        }
+    }
+    let out = locus(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("possible values: bash"), "{}", stderr(&out));
 }

@@ -1,5 +1,5 @@
-//! The MCP commands of the command line: `locus mcp`, `locus call`, `locus tools`,
-//! `locus status`.
+//! The commands for agents: `locus mcp`, `locus call`, `locus tools`, `locus status`.
+//! They reach the sidecar of a workspace through `mcp::proxy`, or serve the tools in-process.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,58 +10,72 @@ use locus_tools::{CallOptions, Catalogue, Detached, Host};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};
 
-use super::discovery;
-use super::proxy::{self, Proxy};
-use super::server::{LocusServer, TIMEOUT_META};
-use crate::cli::CliError;
+use crate::commands::{CliError, io_err};
+use crate::mcp::discovery;
+use crate::mcp::proxy::{self, Proxy};
+use crate::mcp::server::{LocusServer, TIMEOUT_META};
 
-/// Options shared by `locus mcp` and `locus call`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Where `locus mcp` and `locus call` send their calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
 pub struct Target {
-    /// `--workspace DIR`: find the sidecar serving this directory instead of the current one.
+    /// Use the sidecar whose workspace holds DIR instead of the current directory
+    #[arg(long, value_name = "DIR", value_parser = workspace_dir)]
     pub workspace: Option<PathBuf>,
-    /// `--timeout MS`: overrides every tool's timeout.
+    /// Timeout for every tool call, in milliseconds (instead of each tool's own)
+    #[arg(long, value_name = "MS", value_parser = timeout_ms)]
     pub timeout: Option<Duration>,
 }
 
-impl Target {
-    /// Takes `--workspace DIR` and `--timeout MS` (also `--flag=value`) out of `args`.
-    fn take(args: &[String], command: &str) -> Result<(Target, Vec<String>), CliError> {
-        let mut target = Target::default();
-        let mut rest = Vec::new();
-        let mut flags = crate::cli::Flags::new(args);
-        while let Some((flag, inline)) = flags.next_flag() {
-            match flag {
-                "--workspace" => {
-                    let dir = PathBuf::from(flags.value(flag, inline, "a directory")?);
-                    if !dir.is_dir() {
-                        return Err(CliError::Usage(format!(
-                            "`--workspace {}`: not a directory",
-                            dir.display()
-                        )));
-                    }
-                    target.workspace = Some(std::fs::canonicalize(&dir).unwrap_or(dir));
-                }
-                "--timeout" => {
-                    let v = flags.value(flag, inline, "milliseconds")?;
-                    let ms = v.trim().parse::<u64>().ok().filter(|ms| *ms > 0).ok_or_else(|| {
-                        CliError::Usage(format!("`--timeout {v}`: expected a positive whole number of milliseconds, e.g. 30000"))
-                    })?;
-                    target.timeout = Some(Duration::from_millis(ms));
-                }
-                _ => rest.push(flags.current().to_string()),
-            }
-        }
-        let _ = command;
-        Ok((target, rest))
+fn workspace_dir(v: &str) -> Result<PathBuf, String> {
+    let dir = PathBuf::from(v);
+    if !dir.is_dir() {
+        return Err("not a directory".into());
     }
+    Ok(std::fs::canonicalize(&dir).unwrap_or(dir))
+}
 
+fn timeout_ms(v: &str) -> Result<Duration, String> {
+    let ms = v.trim().parse::<u64>().ok().filter(|ms| *ms > 0);
+    let ms = ms.ok_or("expected a positive whole number of milliseconds, e.g. 30000")?;
+    Ok(Duration::from_millis(ms))
+}
+
+impl Target {
     fn dir(&self) -> Result<PathBuf, CliError> {
         match &self.workspace {
             Some(w) => Ok(w.clone()),
             None => std::env::current_dir()
                 .map_err(|e| CliError::Io(format!("no current directory: {e}"))),
         }
+    }
+}
+
+/// Arguments of `locus call`.
+#[derive(Debug, clap::Args)]
+pub struct CallArgs {
+    /// The tool (`locus tools` lists them)
+    #[arg(value_name = "TOOL")]
+    tool: String,
+    /// A parameter, its value typed by the tool's input schema (repeatable)
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE", value_parser = key_value)]
+    params: Vec<(String, String)>,
+    /// Parameters as a JSON object; --param values are added over it
+    #[arg(long, value_name = "JSON", value_parser = json_object)]
+    json: Vec<Map<String, Value>>,
+    #[command(flatten)]
+    target: Target,
+}
+
+fn key_value(kv: &str) -> Result<(String, String), String> {
+    let (k, v) = kv.split_once('=').ok_or("expected KEY=VALUE, e.g. --param line=12")?;
+    Ok((k.trim().to_string(), v.to_string()))
+}
+
+fn json_object(text: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err("takes a JSON object, e.g. '{\"path\": \"src/app.ts\"}'".into()),
+        Err(e) => Err(format!("not valid JSON: {e}")),
     }
 }
 
@@ -73,78 +87,29 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::Io(format!("cannot start the async runtime: {e}")))
 }
 
-fn io_err(e: std::io::Error) -> CliError {
-    CliError::Io(format!("writing output: {e}"))
-}
-
-/// `locus mcp [--workspace DIR] [--timeout MS]`.
-pub fn mcp(args: &[String]) -> Result<(), CliError> {
-    let (target, rest) = Target::take(args, "mcp")?;
-    if let Some(other) = rest.first() {
-        return Err(CliError::Usage(format!("unknown option `{other}` for `locus mcp`")));
-    }
+/// `locus mcp`: MCP on stdio, forwarded to the sidecar of the workspace or served in-process.
+pub fn mcp(target: &Target) -> Result<(), CliError> {
     let dir = target.dir()?;
     let proxy = Proxy::new(dir, target.timeout);
     runtime()?.block_on(proxy::serve_stdio(proxy)).map_err(CliError::Io)
 }
 
-/// `locus call TOOL [--param k=v]... [--json '{..}'] [--workspace DIR] [--timeout MS]`.
-pub fn call(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let (target, rest) = Target::take(args, "call")?;
+/// `locus call`: one tool call; prints its envelope, and fails (exit 1) when the tool did.
+pub fn call(args: &CallArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
-    let mut tool: Option<String> = None;
+    let tool = &args.tool;
     let mut json_args = Map::new();
-    let mut params: Vec<(String, String)> = Vec::new();
-    let mut flags = crate::cli::Flags::new(&rest);
-    while let Some((flag, inline)) = flags.next_flag() {
-        match flag {
-            "--param" | "-p" => {
-                let kv = flags.value(flag, inline, "KEY=VALUE")?;
-                let Some((k, v)) = kv.split_once('=') else {
-                    return Err(CliError::Usage(format!(
-                        "`--param {kv}`: expected KEY=VALUE, e.g. --param line=12"
-                    )));
-                };
-                params.push((k.trim().to_string(), v.to_string()));
-            }
-            "--json" => {
-                let text = flags.value(flag, inline, "a JSON object")?;
-                match serde_json::from_str::<Value>(&text) {
-                    Ok(Value::Object(map)) => json_args.extend(map),
-                    Ok(_) => {
-                        return Err(CliError::Usage(
-                            "`--json` takes a JSON object, e.g. '{\"path\": \"src/app.ts\"}'"
-                                .into(),
-                        ));
-                    }
-                    Err(e) => {
-                        return Err(CliError::Usage(format!("`--json`: not valid JSON: {e}")));
-                    }
-                }
-            }
-            other if other.starts_with('-') => {
-                return Err(CliError::Usage(format!("unknown option `{other}` for `locus call`")));
-            }
-            name if tool.is_none() => tool = Some(name.to_string()),
-            extra => {
-                return Err(CliError::Usage(format!(
-                    "`locus call` takes one TOOL; `{extra}` is extra (parameters go in --param k=v)"
-                )));
-            }
-        }
+    for map in &args.json {
+        json_args.extend(map.clone());
     }
-    let Some(tool) = tool else {
-        return Err(CliError::Usage(
-            "`locus call` needs a TOOL name; `locus tools` lists them".into(),
-        ));
-    };
-    for (k, v) in params {
-        let value = typed(&catalogue, &tool, &k, &v);
-        json_args.insert(k, value);
+    for (k, v) in &args.params {
+        let value = typed(&catalogue, tool, k, v);
+        json_args.insert(k.clone(), value);
     }
+    let target = &args.target;
     let dir = target.dir()?;
     let envelope =
-        runtime()?.block_on(call_anywhere(catalogue, &dir, &tool, json_args, target.timeout));
+        runtime()?.block_on(call_anywhere(catalogue, &dir, tool, json_args, target.timeout));
     let mut text = serde_json::to_string_pretty(&envelope).expect("JSON serializes");
     text.push('\n');
     out.write_all(text.as_bytes()).map_err(io_err)?;
@@ -170,15 +135,15 @@ pub fn typed(catalogue: &Catalogue, tool: &str, key: &str, raw: &str) -> Value {
     };
     let has = |t: &str| types.iter().any(|x| x == t);
     let trimmed = raw.trim();
-    if has("integer") {
-        if let Ok(n) = trimmed.parse::<i64>() {
-            return json!(n);
-        }
+    if has("integer")
+        && let Ok(n) = trimmed.parse::<i64>()
+    {
+        return json!(n);
     }
-    if has("number") {
-        if let Ok(n) = trimmed.parse::<f64>() {
-            return json!(n);
-        }
+    if has("number")
+        && let Ok(n) = trimmed.parse::<f64>()
+    {
+        return json!(n);
     }
     if has("boolean") && matches!(trimmed, "true" | "false") {
         return json!(trimmed == "true");
@@ -189,12 +154,11 @@ pub fn typed(catalogue: &Catalogue, tool: &str, key: &str, raw: &str) -> Value {
     if has("string") {
         return json!(raw);
     }
-    if types.is_empty() || has("array") || has("object") {
-        if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
-            if !v.is_string() {
-                return v;
-            }
-        }
+    if (types.is_empty() || has("array") || has("object"))
+        && let Ok(v) = serde_json::from_str::<Value>(trimmed)
+        && !v.is_string()
+    {
+        return v;
     }
     json!(raw)
 }
@@ -245,10 +209,7 @@ async fn call_anywhere(
 }
 
 /// `locus tools`: the enabled tools, one JSON object per line.
-pub fn tools(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    if let Some(other) = args.first() {
-        return Err(CliError::Usage(format!("unknown option `{other}` for `locus tools`")));
-    }
+pub fn tools(out: &mut dyn Write) -> Result<(), CliError> {
     let catalogue = locus_tools::standard(locus_tools::Options::from_env());
     let mut text = String::new();
     for entry in catalogue.enabled() {
@@ -271,10 +232,7 @@ pub fn tools(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
 
 /// `locus status`: the live sidecars, one JSON object per line, each with its
 /// `bridge_status` (or why it could not be asked). Tokens are never printed.
-pub fn status(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    if let Some(other) = args.first() {
-        return Err(CliError::Usage(format!("unknown option `{other}` for `locus status`")));
-    }
+pub fn status(out: &mut dyn Write) -> Result<(), CliError> {
     let records = discovery::list();
     if records.is_empty() {
         eprintln!(

@@ -27,7 +27,12 @@ impl Level {
     /// The names `--log-level` accepts.
     pub const NAMES: &'static str = "error, warn, info, debug, trace";
 
-    fn as_str(self) -> &'static str {
+    /// Every level, least first.
+    pub const ALL: [Level; 5] =
+        [Level::Error, Level::Warn, Level::Info, Level::Debug, Level::Trace];
+
+    /// The level's name, as `--log-level` and `LOCUS_LOG` take it.
+    pub fn as_str(self) -> &'static str {
         match self {
             Level::Error => "error",
             Level::Warn => "warn",

@@ -14,7 +14,6 @@
 //! - Every tool answer is the envelope of `shared/DESIGN.md` §4 in `structuredContent`, with a
 //!   one-line summary in `content[0].text` and `isError = !ok`.
 
-pub mod commands;
 pub mod discovery;
 pub mod host;
 pub mod proxy;
@@ -73,10 +72,10 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Activity<R> {
     ) -> std::task::Poll<std::io::Result<()>> {
         let before = buf.filled().len();
         let result = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
-        if buf.filled().len() > before {
-            if let Some(s) = self.sidecar.as_ref().and_then(std::sync::Weak::upgrade) {
-                s.touch();
-            }
+        if buf.filled().len() > before
+            && let Some(s) = self.sidecar.as_ref().and_then(std::sync::Weak::upgrade)
+        {
+            s.touch();
         }
         result
     }
