@@ -6,11 +6,11 @@ use std::io::Write;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+use crate::commands::CliError;
 use crate::commands::agent::{self, CallArgs, Target};
 use crate::commands::files::{self, ContextArgs, OutlineArgs, SyntaxArgs};
-use crate::commands::lsp::{self, LspArgs};
-use crate::commands::CliError;
 use crate::commands::io_err;
+use crate::commands::lsp::{self, LspArgs};
 
 /// locus — a context oracle for editors and AI agents
 #[derive(Debug, Parser)]

@@ -304,7 +304,10 @@ impl LanguageServer for Backend {
         };
         let mut folders: Vec<PathBuf> =
             params.workspace_folders.iter().flatten().map(|f| folder_path(&f.uri)).collect();
-        #[allow(deprecated, reason = "rootUri is deprecated, but editors without workspaceFolders still send only it")]
+        #[allow(
+            deprecated,
+            reason = "rootUri is deprecated, but editors without workspaceFolders still send only it"
+        )]
         if folders.is_empty() {
             if let Some(root) = params.root_uri.as_ref() {
                 folders.push(folder_path(root));
