@@ -2,8 +2,15 @@
 //! text included), which editor has focus, the cursor and selections, and symbols pushed by
 //! the editor's own language server.
 //!
-//! The LSP edge (`crate::lsp`) feeds it and the MCP edge (a later issue) reads it; both go
-//! through [`Shared`], a cheaply cloned handle around one lock.
+//! The LSP edge (`crate::lsp`) feeds it and the MCP edge (`crate::mcp`, through its `Host`)
+//! reads it; both go through [`Shared`], a cheaply cloned handle around one lock.
+//!
+//! [`EditorState`] is the facade; each concern has a file with its own invariants:
+//! - `document.rs`: one open document — the mirror, deferred reparsing, sleep and wake,
+//!   whether it is dirty;
+//! - `cursor.rs`: where the user is — focus, and each document's cursor and selections;
+//! - `symbols.rs`: symbols pushed by the editor, and when they may answer;
+//! - `uri.rs`: document keys and paths from URIs; `shared.rs`: the lock.
 //!
 //! **Invariants.**
 //! - No protocol types and no JSON here: positions are [`locus_doc::Position`]s with an
@@ -18,44 +25,27 @@
 //!   full parse when a context is asked of a document that was put to sleep.
 //! - The text is always exact, asleep or deferred or not: only trees are dropped or late.
 
+mod cursor;
+mod document;
 mod shared;
 mod symbols;
+mod uri;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use locus_context::{EditorContext, Request, Symbols};
-use locus_doc::{Document, Position, PositionEncoding, Range, TextEdit};
-use locus_scopes::{Language, Outline, Registry, Source, Span};
+use locus_doc::{Document, Position, PositionEncoding, Range};
+use locus_scopes::Span;
 
+use cursor::{Focus, Mark};
+use document::DocState;
 pub use shared::Shared;
-pub use symbols::{RawSymbol, nest as nest_symbols};
-
-/// Documents beyond this much text (least recently touched first) sleep: their syntax trees,
-/// about 30 times the size of their text, are dropped and rebuilt when asked for. 1,000 open
-/// documents then cost their text plus the trees of the ~100 most recent ones.
-const AWAKE_TEXT_BUDGET: usize = 4 << 20;
-/// The most recently touched documents that stay awake whatever their size.
-const MIN_AWAKE: usize = 8;
-
-/// Edits whose reparse takes longer than this are applied to the text at once and parsed
-/// later, in one go, when the tree is needed: a burst of edits to a document that parses
-/// slowly (a large one, or one full of syntax errors) then costs one parse, not one per edit.
-const EAGER_PARSE_BUDGET: Duration = Duration::from_millis(4);
-
-/// Edits applied to the text but not parsed yet, and the span they cover: the text before
-/// `prefix` and the last `suffix` bytes are unchanged since the parse.
-#[derive(Debug)]
-struct Deferred {
-    doc: Document,
-    prefix: usize,
-    suffix: usize,
-    old_len: usize,
-}
+use symbols::Pushed;
+pub use symbols::{RawSymbol, SymbolsOutcome, nest as nest_symbols};
+use uri::key_of;
+pub use uri::path_of;
 
 /// One content change, as the editor sent it: a range in some encoding (or the whole text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,20 +96,6 @@ pub struct ChangeOutcome {
     pub previous_version: i32,
     /// Whether the editor's version went backwards (or stayed): applied anyway, and logged.
     pub version_regressed: bool,
-}
-
-/// What happened to a symbol push.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SymbolsOutcome {
-    /// The push matches the document's version and is in use.
-    Used,
-    /// The push is for a version the mirror has not reached yet; used when it does.
-    Pending,
-    /// The push is for an older version than the mirror's and was dropped.
-    Stale {
-        /// The document's version.
-        current: i32,
-    },
 }
 
 /// Which document a context is asked for, and where.
@@ -174,250 +150,6 @@ pub struct DocumentSnapshot {
     pub cursor: usize,
     /// The primary selection in bytes, if not empty.
     pub selection: Option<Span>,
-}
-
-/// Where the active editor comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Focus {
-    /// The editor never said: the last document touched stands in.
-    Implicit,
-    /// The editor said which document has focus (a key), or that none has.
-    Explicit(Option<String>),
-}
-
-/// The saved text of a document, as a length and a hash (the text itself is not kept).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Fingerprint {
-    len: usize,
-    hash: u64,
-}
-
-impl Fingerprint {
-    fn of_str(text: &str) -> Fingerprint {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(text.as_bytes());
-        Fingerprint { len: text.len(), hash: h.finish() }
-    }
-
-    fn of_doc(doc: &Document) -> Fingerprint {
-        // SipHash's `write` is streaming, so the rope's chunking does not change the hash.
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        for chunk in doc.rope().chunks() {
-            h.write(chunk.as_bytes());
-        }
-        Fingerprint { len: doc.len_bytes(), hash: h.finish() }
-    }
-}
-
-/// The cursor of one document.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Mark {
-    /// Nothing known yet: the start of the document stands in.
-    Unknown,
-    /// Known, in bytes of the current text; selections primary first.
-    At { offset: usize, selections: Vec<Span> },
-    /// Given for a version the mirror has not reached yet.
-    Pending { update: CursorUpdate, version: i32 },
-}
-
-/// Symbols the editor pushed for one document.
-#[derive(Debug, Clone)]
-enum Pushed {
-    None,
-    /// Converted against the text of `generation`; valid only while the document is there.
-    Ready {
-        generation: u64,
-        outline: Arc<Outline>,
-    },
-    /// For a version the mirror has not reached yet.
-    Pending {
-        version: i32,
-        symbols: Vec<RawSymbol>,
-        encoding: PositionEncoding,
-    },
-}
-
-/// One open document.
-struct DocState {
-    uri: String,
-    path: String,
-    language_id: String,
-    /// The parsed text. Behind `pending` while reparsing is deferred; plain text (no tree)
-    /// while the document sleeps.
-    source: Source,
-    /// The document's language, for parsing it again when it wakes.
-    language: Option<Language>,
-    /// Whether the tree was dropped to save memory (see [`AWAKE_TEXT_BUDGET`]).
-    asleep: bool,
-    /// Edits not parsed yet (see [`Deferred`]).
-    pending: Option<Deferred>,
-    /// How long the last reparse took.
-    parse_cost: Duration,
-    /// Counts every applied change; unlike the editor's version it never repeats.
-    generation: u64,
-    saved: Option<Fingerprint>,
-    dirty_cache: Option<(u64, bool)>,
-    mark: Mark,
-    pushed: Pushed,
-    touched: u64,
-}
-
-impl DocState {
-    /// The current text (ahead of the parsed one while reparsing is deferred).
-    fn text(&self) -> &Document {
-        match &self.pending {
-            Some(p) => &p.doc,
-            None => self.source.doc(),
-        }
-    }
-
-    /// Applies one change: to the parsed source right away when reparsing is cheap, else to
-    /// the text only, to be parsed in one go when someone needs the tree.
-    fn apply(
-        &mut self,
-        change: &Change,
-        encoding: PositionEncoding,
-    ) -> Result<TextEdit, locus_doc::DocError> {
-        if self.pending.is_none() && self.parse_cost <= EAGER_PARSE_BUDGET {
-            let started = Instant::now();
-            let edit = self.source.apply_change(change.range, &change.text, encoding)?;
-            self.parse_cost = started.elapsed();
-            return Ok(edit);
-        }
-        let source = &self.source;
-        let pending = self.pending.get_or_insert_with(|| Deferred {
-            doc: source.doc().clone(),
-            prefix: usize::MAX,
-            suffix: usize::MAX,
-            old_len: source.doc().len_bytes(),
-        });
-        let edit = pending.doc.apply_change(change.range, &change.text, encoding)?;
-        pending.prefix = pending.prefix.min(edit.start_byte);
-        pending.suffix = pending.suffix.min(pending.doc.len_bytes() - edit.new_end_byte);
-        Ok(edit)
-    }
-
-    /// Sets the version of the current text.
-    fn set_version(&mut self, version: i32) {
-        match &mut self.pending {
-            Some(p) => p.doc.set_version(version),
-            None => self.source.set_version(version),
-        }
-    }
-
-    /// Drops the tree (and outline) to save memory; the text stays exact.
-    fn sleep(&mut self) {
-        if self.asleep {
-            return;
-        }
-        let text = self.text().clone();
-        self.pending = None;
-        self.source = Source::new(text, None);
-        self.asleep = true;
-    }
-
-    /// Parses a sleeping document again, and any deferred edits.
-    fn wake(&mut self) {
-        self.flush();
-        if self.asleep {
-            let started = Instant::now();
-            self.source = Source::new(self.source.doc().clone(), self.language);
-            self.parse_cost = started.elapsed();
-            self.asleep = false;
-        }
-    }
-
-    /// Parses deferred edits, as one edit spanning all of them.
-    fn flush(&mut self) {
-        let Some(p) = self.pending.take() else { return };
-        let (old_len, new_len) = (p.old_len, p.doc.len_bytes());
-        let (mut start, mut old_end, mut new_end) =
-            (p.prefix, old_len.saturating_sub(p.suffix), new_len.saturating_sub(p.suffix));
-        if start > old_end || start > new_end {
-            (start, old_end, new_end) = (0, old_len, new_len);
-        }
-        let replacement = p.doc.slice(start, new_end);
-        let started = Instant::now();
-        self.source.replace_bytes(start, old_end, &replacement);
-        self.source.set_version(p.doc.version());
-        self.parse_cost = started.elapsed();
-        debug_assert_eq!(self.source.doc().len_bytes(), new_len);
-    }
-
-    fn is_dirty(&mut self) -> bool {
-        if let Some((generation, dirty)) = self.dirty_cache
-            && generation == self.generation
-        {
-            return dirty;
-        }
-        let doc = self.text();
-        let dirty = match self.saved {
-            // Never saved (no file behind it): dirty once it has any text.
-            None => doc.len_bytes() > 0,
-            Some(saved) if saved.len != doc.len_bytes() => true,
-            Some(saved) => Fingerprint::of_doc(doc) != saved,
-        };
-        self.dirty_cache = Some((self.generation, dirty));
-        dirty
-    }
-
-    /// The cursor and primary selection in bytes of the current text.
-    fn cursor(&self) -> (usize, Option<Span>) {
-        let doc = self.text();
-        match &self.mark {
-            Mark::Unknown => (0, None),
-            Mark::At { offset, selections } => (
-                doc.floor_char_boundary(*offset),
-                selections.first().copied().filter(|s| s.start != s.end),
-            ),
-            // The editor is ahead of the mirror: the best guess is the position against the
-            // text we have, clamped.
-            Mark::Pending { update, .. } => resolve(doc, update),
-        }
-    }
-
-    fn apply_mark(&mut self, update: CursorUpdate) {
-        let doc = self.text();
-        match update.version {
-            Some(v) if v > doc.version() => self.mark = Mark::Pending { version: v, update },
-            _ => {
-                let (offset, selection) = resolve(doc, &update);
-                let mut selections: Vec<Span> =
-                    update.selections.iter().map(|r| span_of(doc, *r, update.encoding)).collect();
-                if selections.is_empty() {
-                    selections.extend(selection);
-                }
-                self.mark = Mark::At { offset, selections };
-            }
-        }
-    }
-}
-
-fn span_of(doc: &Document, r: Range, encoding: PositionEncoding) -> Span {
-    let (a, b) = (doc.offset_at(r.start, encoding), doc.offset_at(r.end, encoding));
-    Span { start: a.min(b), end: a.max(b) }
-}
-
-fn resolve(doc: &Document, update: &CursorUpdate) -> (usize, Option<Span>) {
-    let offset = doc.offset_at(update.position, update.encoding);
-    let selection = update
-        .selections
-        .first()
-        .map(|r| span_of(doc, *r, update.encoding))
-        .filter(|s| s.start != s.end);
-    (offset, selection)
-}
-
-/// Where an offset goes when `edit` is applied: before the edit it stays, after it shifts,
-/// inside the replaced text it moves to the end of the new text (where a typing cursor is).
-fn shift(offset: usize, edit: &TextEdit) -> usize {
-    if offset < edit.start_byte {
-        offset
-    } else if offset > edit.old_end_byte {
-        offset - edit.old_end_byte + edit.new_end_byte
-    } else {
-        edit.new_end_byte
-    }
 }
 
 /// The whole editor state. Use it through [`Shared`].
@@ -493,78 +225,11 @@ impl EditorState {
     /// path. `isDirty` compares `text` with the file on disk. Returns whether it was open already.
     pub fn open(&mut self, uri: &str, language_id: &str, version: i32, text: &str) -> bool {
         let key = key_of(uri);
-        let path = path_of(uri);
-        let registry = Registry::builtin();
-        let language = registry
-            .by_id(language_id)
-            .or_else(|| registry.for_path(Path::new(&path), text.lines().next()));
-        let started = Instant::now();
-        let source = Source::new(Document::new(text, version), language);
-        let parse_cost = started.elapsed();
-        let saved = if uri.starts_with("file:") {
-            match std::fs::read(&path) {
-                Ok(bytes) if bytes == text.as_bytes() => Some(Fingerprint::of_str(text)),
-                Ok(bytes) => Some(Fingerprint::of_str(&String::from_utf8_lossy(&bytes))),
-                Err(_) => None,
-            }
-        } else {
-            None
-        };
-        let language_id = if language_id.is_empty() {
-            language.map(|l| l.id().to_string()).unwrap_or_else(|| "plaintext".to_string())
-        } else {
-            language_id.to_string()
-        };
         let touched = self.tick();
-        let doc = DocState {
-            uri: uri.to_string(),
-            path,
-            language_id,
-            source,
-            language,
-            asleep: false,
-            pending: None,
-            parse_cost,
-            generation: 0,
-            saved,
-            dirty_cache: None,
-            mark: Mark::Unknown,
-            pushed: Pushed::None,
-            touched,
-        };
+        let doc = DocState::open(uri, language_id, version, text, touched);
         let existed = self.docs.insert(key.clone(), doc).is_some();
-        self.keep_awake(&key);
+        document::keep_awake(&mut self.docs, &key);
         existed
-    }
-
-    /// Puts the least recently touched documents to sleep (dropping their trees) once the
-    /// awake ones hold more than [`AWAKE_TEXT_BUDGET`] of text, keeping the
-    /// [`MIN_AWAKE`] most recent ones and `keep` awake whatever their size.
-    fn keep_awake(&mut self, keep: &str) {
-        let mut awake: Vec<(u64, &String, usize)> = self
-            .docs
-            .iter()
-            .filter(|(_, d)| !d.asleep)
-            .map(|(k, d)| (d.touched, k, d.text().len_bytes()))
-            .collect();
-        let total: usize = awake.iter().map(|a| a.2).sum();
-        if awake.len() <= MIN_AWAKE || total <= AWAKE_TEXT_BUDGET {
-            return;
-        }
-        awake.sort_by_key(|a| std::cmp::Reverse(a.0));
-        let mut bytes = 0;
-        let mut sleepers = Vec::new();
-        for (i, (_, key, len)) in awake.into_iter().enumerate() {
-            bytes += len;
-            if i >= MIN_AWAKE && bytes > AWAKE_TEXT_BUDGET && key.as_str() != keep {
-                sleepers.push(key.clone());
-            }
-        }
-        for key in sleepers {
-            if let Some(doc) = self.docs.get_mut(&key) {
-                doc.sleep();
-            }
-        }
     }
 
     /// Closes a document and frees what it held; returns the size of its text.
@@ -596,21 +261,8 @@ impl EditorState {
             match doc.apply(change, encoding) {
                 Ok(edit) => {
                     doc.generation += 1;
-                    doc.mark = match std::mem::replace(&mut doc.mark, Mark::Unknown) {
-                        Mark::At { offset, mut selections } if plugin => {
-                            for s in &mut selections {
-                                *s =
-                                    Span { start: shift(s.start, &edit), end: shift(s.end, &edit) };
-                            }
-                            Mark::At { offset: shift(offset, &edit), selections }
-                        }
-                        pending @ Mark::Pending { .. } => pending,
-                        // Without a plugin the last edit stands in for the cursor.
-                        _ if !plugin => {
-                            Mark::At { offset: edit.new_end_byte, selections: Vec::new() }
-                        }
-                        other => other,
-                    };
+                    doc.mark =
+                        std::mem::replace(&mut doc.mark, Mark::Unknown).after_edit(&edit, plugin);
                 }
                 Err(e) => reasons.push(e.to_string()),
             }
@@ -618,23 +270,11 @@ impl EditorState {
         let new_version = version.unwrap_or(previous_version);
         doc.set_version(new_version);
         doc.touched = touched;
-        // Pending cursor or symbols become usable once the mirror reaches their version.
-        if let Mark::Pending { version: v, update } = &doc.mark
-            && *v <= new_version
-        {
-            let update = CursorUpdate { version: None, ..update.clone() };
-            doc.apply_mark(update);
-        }
-        match std::mem::replace(&mut doc.pushed, Pushed::None) {
-            Pushed::Pending { version: v, symbols, encoding: e } if v == new_version => {
-                let outline = symbols::to_outline(doc.text(), &symbols, e);
-                doc.pushed =
-                    Pushed::Ready { generation: doc.generation, outline: Arc::new(outline) };
-            }
-            keep @ Pushed::Pending { version: v, .. } if v > new_version => doc.pushed = keep,
-            // Ready symbols belong to an older text now; drop them (and their memory).
-            _ => {}
-        }
+        // A waiting cursor or push becomes usable once the mirror reaches its version.
+        let mark = std::mem::replace(&mut doc.mark, Mark::Unknown);
+        doc.mark = mark.caught_up(doc.text(), new_version);
+        let pushed = std::mem::replace(&mut doc.pushed, Pushed::None);
+        doc.pushed = pushed.after_change(doc.text(), doc.generation, new_version);
         if !reasons.is_empty() {
             return Err(StateError::BadChanges { uri: uri.to_string(), reasons });
         }
@@ -650,11 +290,7 @@ impl EditorState {
         let Some(doc) = self.docs.get_mut(&key) else {
             return Err(StateError::UnknownDocument(uri.to_string()));
         };
-        doc.saved = Some(match text {
-            Some(t) => Fingerprint::of_str(t),
-            None => Fingerprint::of_doc(doc.text()),
-        });
-        doc.dirty_cache = None;
+        doc.mark_saved(text);
         Ok(())
     }
 
@@ -665,7 +301,7 @@ impl EditorState {
         let Some(doc) = self.docs.get_mut(&key) else {
             return Err(StateError::UnknownDocument(uri.to_string()));
         };
-        doc.apply_mark(update);
+        doc.mark = Mark::place(doc.text(), update);
         doc.touched = touched;
         Ok(())
     }
@@ -704,48 +340,10 @@ impl EditorState {
         path: &Path,
         update: CursorUpdate,
     ) -> Result<String, StateError> {
-        let uri =
-            self.find_path(path).ok_or_else(|| StateError::UnknownPath(path.to_path_buf()))?;
+        let uri = document::find_path(&self.docs, &self.folders, path)
+            .ok_or_else(|| StateError::UnknownPath(path.to_path_buf()))?;
         self.set_cursor(&uri, update)?;
         Ok(uri)
-    }
-
-    fn find_path(&self, path: &Path) -> Option<String> {
-        let by_path = |p: &Path| {
-            let p = p.to_string_lossy();
-            self.docs.values().find(|d| d.path == p).map(|d| d.uri.clone())
-        };
-        let mut candidates = Vec::new();
-        if path.is_absolute() {
-            candidates.push(path.to_path_buf());
-        } else {
-            if let Ok(cwd) = std::env::current_dir() {
-                candidates.push(cwd.join(path));
-            }
-            candidates.extend(self.folders.iter().map(|f| f.join(path)));
-        }
-        for c in &candidates {
-            if let Some(uri) = by_path(c) {
-                return Some(uri);
-            }
-            if let Ok(canonical) = std::fs::canonicalize(c)
-                && let Some(uri) = by_path(&canonical)
-            {
-                return Some(uri);
-            }
-        }
-        // A relative path that matches the end of exactly one open document's path.
-        if !path.is_absolute() {
-            let mut hits = self
-                .docs
-                .values()
-                .filter(|d| Path::new(&d.path).ends_with(path))
-                .map(|d| d.uri.clone());
-            if let (Some(one), None) = (hits.next(), hits.next()) {
-                return Some(one);
-            }
-        }
-        None
     }
 
     /// Says which document has focus (`None`: no editor has focus). The document need not be
@@ -788,17 +386,12 @@ impl EditorState {
         let Some(doc) = self.docs.get_mut(&key) else {
             return Err(StateError::UnknownDocument(uri.to_string()));
         };
-        let current = doc.text().version();
-        if version < current {
-            return Ok(SymbolsOutcome::Stale { current });
+        let (pushed, outcome) =
+            Pushed::push(doc.text(), doc.generation, version, symbols, encoding);
+        if let Some(pushed) = pushed {
+            doc.pushed = pushed;
         }
-        if version > current {
-            doc.pushed = Pushed::Pending { version, symbols, encoding };
-            return Ok(SymbolsOutcome::Pending);
-        }
-        let outline = symbols::to_outline(doc.text(), &symbols, encoding);
-        doc.pushed = Pushed::Ready { generation: doc.generation, outline: Arc::new(outline) };
-        Ok(SymbolsOutcome::Used)
+        Ok(outcome)
     }
 
     /// The editorContext asked for: `Ok(None)` when no document is given and no editor has
@@ -823,15 +416,10 @@ impl EditorState {
         let doc = self.docs.get_mut(&key).expect("checked above");
         let (cursor, selection) = match query.position {
             Some(p) => (doc.text().offset_at(p, query.encoding), None),
-            None => doc.cursor(),
+            None => doc.mark.resolve(doc.text()),
         };
         let is_dirty = doc.is_dirty();
-        let pushed = match &doc.pushed {
-            Pushed::Ready { generation, outline } if *generation == doc.generation => {
-                Some(outline.clone())
-            }
-            _ => None,
-        };
+        let pushed = doc.pushed.current(doc.generation);
         let request = |symbols| Request {
             path: &doc.path,
             language_id: Some(&doc.language_id),
@@ -855,7 +443,7 @@ impl EditorState {
                 let was_asleep = doc.asleep;
                 doc.wake();
                 if was_asleep {
-                    self.keep_awake(&key);
+                    document::keep_awake(&mut self.docs, &key);
                 }
                 Ok(())
             }
@@ -876,7 +464,7 @@ impl EditorState {
         let documents = docs
             .into_iter()
             .map(|d| {
-                let (cursor, selection) = d.cursor();
+                let (cursor, selection) = d.mark.resolve(d.text());
                 DocumentSnapshot {
                     uri: d.uri.clone(),
                     path: d.path.clone(),
@@ -890,48 +478,6 @@ impl EditorState {
             .collect();
         Snapshot { active, documents, folders: self.folders.clone() }
     }
-}
-
-/// The key documents are stored under: for `file:` URIs the decoded path, so that two
-/// spellings of one file (`%3A` or `:`) meet; the URI itself otherwise.
-fn key_of(uri: &str) -> String {
-    if uri.starts_with("file:") { path_of(uri) } else { uri.to_string() }
-}
-
-/// The path of a `file:` URI (percent-decoded); other URIs are their own path.
-pub fn path_of(uri: &str) -> String {
-    let Some(rest) = uri.strip_prefix("file:") else {
-        return uri.to_string();
-    };
-    // file:///abs, file://host/abs (host ignored), file:/abs
-    let rest = match rest.strip_prefix("//") {
-        Some(after) => match after.find('/') {
-            Some(i) => &after[i..],
-            None => "/",
-        },
-        None => rest,
-    };
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    percent_decode(rest)
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = |b: u8| (b as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

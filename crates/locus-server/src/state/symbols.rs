@@ -1,8 +1,91 @@
 //! Symbols pushed by the editor (from its own language server), turned into an [`Outline`]
 //! against the text they were computed for.
+//!
+//! **Invariants.**
+//! - Pushed symbols answer only for the exact text they describe: [`Pushed::Ready`] is tied
+//!   to the document's generation (which, unlike the editor's version, never repeats), and
+//!   any later change drops it, so the syntax tree answers until the editor pushes again.
+//! - A push for a version the mirror has not reached waits ([`Pushed::Pending`]) and is used
+//!   when the mirror reaches exactly that version; a push for an older version is dropped.
+
+use std::sync::Arc;
 
 use locus_doc::{Document, PositionEncoding, Range};
 use locus_scopes::{Outline, Span, Symbol, SymbolKind};
+
+/// What happened to a symbol push.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolsOutcome {
+    /// The push matches the document's version and is in use.
+    Used,
+    /// The push is for a version the mirror has not reached yet; used when it does.
+    Pending,
+    /// The push is for an older version than the mirror's and was dropped.
+    Stale {
+        /// The document's version.
+        current: i32,
+    },
+}
+
+/// Symbols the editor pushed for one document.
+#[derive(Debug, Clone)]
+pub(super) enum Pushed {
+    None,
+    /// Converted against the text of `generation`; valid only while the document is there.
+    Ready {
+        generation: u64,
+        outline: Arc<Outline>,
+    },
+    /// For a version the mirror has not reached yet.
+    Pending {
+        version: i32,
+        symbols: Vec<RawSymbol>,
+        encoding: PositionEncoding,
+    },
+}
+
+impl Pushed {
+    /// Takes a push of `symbols` for `version` of a document whose current text is `doc`,
+    /// at `generation`; returns the new state (`None`: keep the old one) and the outcome.
+    pub(super) fn push(
+        doc: &Document,
+        generation: u64,
+        version: i32,
+        symbols: Vec<RawSymbol>,
+        encoding: PositionEncoding,
+    ) -> (Option<Pushed>, SymbolsOutcome) {
+        let current = doc.version();
+        if version < current {
+            return (None, SymbolsOutcome::Stale { current });
+        }
+        if version > current {
+            return (Some(Pushed::Pending { version, symbols, encoding }), SymbolsOutcome::Pending);
+        }
+        let outline = Arc::new(to_outline(doc, &symbols, encoding));
+        (Some(Pushed::Ready { generation, outline }), SymbolsOutcome::Used)
+    }
+
+    /// The state after a change brought the document (now `doc`, at `generation`) to
+    /// `version`: a waiting push for exactly that version is used, one for a later version
+    /// keeps waiting, and anything else is dropped (with its memory).
+    pub(super) fn after_change(self, doc: &Document, generation: u64, version: i32) -> Pushed {
+        match self {
+            Pushed::Pending { version: v, symbols, encoding } if v == version => {
+                Pushed::Ready { generation, outline: Arc::new(to_outline(doc, &symbols, encoding)) }
+            }
+            keep @ Pushed::Pending { version: v, .. } if v > version => keep,
+            _ => Pushed::None,
+        }
+    }
+
+    /// The pushed outline, if it describes the text at `generation`.
+    pub(super) fn current(&self, generation: u64) -> Option<Arc<Outline>> {
+        match self {
+            Pushed::Ready { generation: g, outline } if *g == generation => Some(outline.clone()),
+            _ => None,
+        }
+    }
+}
 
 /// A symbol as the editor gave it: positions in the editor's terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,11 +104,7 @@ pub struct RawSymbol {
 
 /// Converts pushed symbols to an outline of `doc`: siblings sorted by start (as the outline
 /// requires), inverted ranges turned around, selections clamped into their symbol.
-pub(super) fn to_outline(
-    doc: &Document,
-    symbols: &[RawSymbol],
-    encoding: PositionEncoding,
-) -> Outline {
+fn to_outline(doc: &Document, symbols: &[RawSymbol], encoding: PositionEncoding) -> Outline {
     Outline::new(convert(doc, symbols, encoding))
 }
 

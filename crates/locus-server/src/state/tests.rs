@@ -1,6 +1,9 @@
+use std::time::Duration;
+
+use super::document::AWAKE_TEXT_BUDGET;
 use super::*;
 use locus_context::SymbolSource;
-use locus_scopes::SymbolKind;
+use locus_scopes::{Registry, Source, SymbolKind};
 
 const PY: &str =
     "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
