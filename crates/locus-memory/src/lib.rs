@@ -36,10 +36,10 @@
 
 mod error;
 mod format;
+mod line;
 mod memory;
 mod model;
 mod read;
-mod sha256;
 mod stores;
 mod text;
 mod time;

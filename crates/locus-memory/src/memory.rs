@@ -8,11 +8,10 @@ use std::time::SystemTime;
 use crate::error::MemoryError;
 use crate::model::{Format, Request, SessionInfo, Source, Track, Transcript, preview};
 use crate::read::{LineLog, probe_cwds};
-use crate::sha256::sha256_hex;
 use crate::stores::{Binding, FileRef, IdHint, SideFiles, Stores, discover};
 use crate::time::Timestamp;
 use crate::warning::Warning;
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, gemini_hash};
 
 /// A result with the warnings met while producing it (skipped lines, unreadable files).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -265,9 +264,7 @@ impl State {
                                 .is_some_and(|d| workspace.matches_claude_dir(d)))
                 }
                 Binding::Folders(folders) => folders.iter().any(|f| workspace.root_of(f).is_some()),
-                Binding::GeminiHash(hash) => {
-                    workspace.forms().any(|f| sha256_hex(f.as_os_str().as_encoded_bytes()) == *hash)
-                }
+                Binding::GeminiHash(hash) => workspace.forms().any(|f| gemini_hash(f) == *hash),
             };
             if !nominated {
                 continue;
@@ -412,7 +409,7 @@ impl State {
             Binding::GeminiHash(hash) => workspace
                 .into_iter()
                 .flat_map(|w| w.forms())
-                .filter(|f| sha256_hex(f.as_os_str().as_encoded_bytes()) == *hash)
+                .filter(|f| gemini_hash(f) == *hash)
                 .map(Path::to_path_buf)
                 .collect(),
         };

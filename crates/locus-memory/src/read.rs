@@ -5,15 +5,12 @@
 //! **Invariant:** a line log is never held whole in memory: it is read line by line through
 //! a buffer, and when a file only grew, only the appended bytes are read.
 
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use serde::Deserialize;
-
+use crate::line::LineFormat;
 use crate::model::{Format, Track, Transcript};
-use crate::time::Timestamp;
 use crate::warning::Warning;
 
 /// How many warnings one file keeps; the rest are counted.
@@ -21,26 +18,6 @@ const MAX_WARNINGS: usize = 20;
 /// Bytes compared at the start and at the old end of a grown file to make sure it was
 /// appended to, not rewritten.
 const FINGERPRINT: usize = 4096;
-
-/// A parser for one line-based format. It folds each complete line into the transcript.
-pub(crate) trait LineFormat: Send {
-    /// Reads one line (without its line break). `Err` skips the line with a warning;
-    /// `notes` collects warnings about a line that was otherwise read.
-    fn line(
-        &mut self,
-        line: &[u8],
-        t: &mut Transcript,
-        notes: &mut Vec<String>,
-    ) -> Result<(), String>;
-
-    /// Called after each batch of lines, for formats that rebuild the requests from a model.
-    fn finish(&mut self, _t: &mut Transcript) {}
-
-    /// The requests to report; a format with two candidate sources picks one here.
-    fn track<'a>(&'a self, t: &'a Transcript) -> &'a Track {
-        &t.track
-    }
-}
 
 /// A parser for each line-based format.
 fn line_format(format: Format) -> Box<dyn LineFormat> {
@@ -264,41 +241,6 @@ fn json_string_at(bytes: &[u8], start: usize) -> Option<String> {
         }
     }
     None
-}
-
-/// A time field as the tools write it: RFC 3339 text, or Unix seconds or milliseconds.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub(crate) enum TimeValue {
-    Text(String),
-    Number(f64),
-}
-
-impl TimeValue {
-    pub fn timestamp(&self) -> Option<Timestamp> {
-        match self {
-            TimeValue::Text(t) => Timestamp::parse_rfc3339(t),
-            TimeValue::Number(n) => Timestamp::from_unix_number(*n),
-        }
-    }
-}
-
-pub(crate) fn time(value: &Option<TimeValue>) -> Option<Timestamp> {
-    value.as_ref().and_then(TimeValue::timestamp)
-}
-
-/// Remembers which unknown record types a file had, to warn once about each.
-#[derive(Debug, Default)]
-pub(crate) struct UnknownKinds(HashSet<String>);
-
-impl UnknownKinds {
-    pub fn note(&mut self, what: &str, kind: &str, notes: &mut Vec<String>) {
-        if self.0.insert(kind.to_owned()) {
-            notes.push(format!(
-                "unknown {what} `{kind}` skipped (further ones are skipped silently)"
-            ));
-        }
-    }
 }
 
 #[cfg(test)]

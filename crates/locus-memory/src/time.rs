@@ -1,4 +1,8 @@
 //! Instants as the transcripts write them: RFC 3339 strings or Unix milliseconds.
+//!
+//! RFC 3339 is read and written by `jiff`, which handles offsets, fractions and the calendar
+//! with care; this module only adds the transcripts' leniencies (no offset means UTC, Unix
+//! numbers in seconds or milliseconds) and keeps the one small type the crate orders by.
 
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -31,72 +35,17 @@ impl Timestamp {
     }
 
     /// Parses an RFC 3339 date-time such as `2025-10-29T00:59:38.317Z` or
-    /// `2025-10-29T02:59:38+02:00`; a space may stand for the `T`. Fractions beyond
+    /// `2025-10-29T02:59:38+02:00`; a space may stand for the `T`, and a date-time with no
+    /// offset at all is read as UTC (what the tools that omit it mean). Fractions beyond
     /// milliseconds are truncated. `None` when the text is not such a date-time.
     pub fn parse_rfc3339(text: &str) -> Option<Timestamp> {
-        let b = text.trim().as_bytes();
-        if b.len() < 19 {
-            return None;
-        }
-        let num = |range: std::ops::Range<usize>| -> Option<i64> {
-            let mut n = 0i64;
-            for &c in b.get(range)? {
-                if !c.is_ascii_digit() {
-                    return None;
-                }
-                n = n * 10 + i64::from(c - b'0');
-            }
-            Some(n)
+        let text = text.trim();
+        let instant = match text.parse::<jiff::Timestamp>() {
+            Ok(t) => t,
+            // jiff wants an offset for an instant; without one, read the civil time as UTC.
+            Err(_) => jiff::tz::Offset::UTC.to_timestamp(text.parse().ok()?).ok()?,
         };
-        if b[4] != b'-'
-            || b[7] != b'-'
-            || !matches!(b[10], b'T' | b't' | b' ')
-            || b[13] != b':'
-            || b[16] != b':'
-        {
-            return None;
-        }
-        let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-        let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
-        if !(1..=12).contains(&month)
-            || !(1..=31).contains(&day)
-            || hour > 23
-            || minute > 59
-            || second > 60
-        {
-            return None;
-        }
-        let mut i = 19;
-        let mut millis = 0i64;
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            let start = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                if i - start < 3 {
-                    millis = millis * 10 + i64::from(b[i] - b'0');
-                }
-                i += 1;
-            }
-            if i == start {
-                return None;
-            }
-            for _ in (i - start)..3 {
-                millis *= 10;
-            }
-        }
-        let offset_minutes = match b.get(i) {
-            Some(b'Z' | b'z') if i + 1 == b.len() => 0,
-            Some(&sign @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
-                let minutes = num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?;
-                if sign == b'+' { minutes } else { -minutes }
-            }
-            // No offset at all: read as UTC, which is what the tools that omit it mean.
-            None => 0,
-            _ => return None,
-        };
-        let days = days_from_civil(year, month, day);
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
-        Some(Timestamp(seconds * 1000 + millis))
+        Some(Timestamp(instant.as_millisecond()))
     }
 
     /// Reads a JSON number as Unix time: values below 10^11 are seconds, larger ones
@@ -111,46 +60,16 @@ impl Timestamp {
 }
 
 impl fmt::Display for Timestamp {
-    /// RFC 3339 in UTC with milliseconds: `2025-10-29T00:59:38.317Z`.
+    /// RFC 3339 in UTC with milliseconds: `2025-10-29T00:59:38.317Z`. Instants beyond
+    /// jiff's range (years -9999 to 9999) print as its nearest end.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = self.0.rem_euclid(1000);
-        let secs = self.0.div_euclid(1000);
-        let days = secs.div_euclid(86_400);
-        let rem = secs.rem_euclid(86_400);
-        let (y, m, d) = civil_from_days(days);
-        write!(
-            f,
-            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{ms:03}Z",
-            rem / 3600,
-            rem / 60 % 60,
-            rem % 60
-        )
+        let instant = jiff::Timestamp::from_millisecond(self.0).unwrap_or(if self.0 < 0 {
+            jiff::Timestamp::MIN
+        } else {
+            jiff::Timestamp::MAX
+        });
+        write!(f, "{}", instant.strftime("%Y-%m-%dT%H:%M:%S%.3fZ"))
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The date of a day count since 1970-01-01, the inverse of [`days_from_civil`].
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -172,6 +91,15 @@ mod tests {
         );
         assert_eq!(Timestamp::parse_rfc3339("1969-12-31T23:59:59.5Z").unwrap().millis(), -500);
         assert_eq!(Timestamp::parse_rfc3339("not a date"), None);
+        // The forms transcripts write: a space for the `T`, lower-case `t`/`z`, no offset
+        // (UTC), nanoseconds, a negative offset.
+        assert_eq!(Timestamp::parse_rfc3339("2025-10-29 00:59:38.317Z"), Some(t));
+        assert_eq!(Timestamp::parse_rfc3339("2025-10-29t00:59:38.317z"), Some(t));
+        assert_eq!(Timestamp::parse_rfc3339("2025-10-29T00:59:38.317"), Some(t));
+        assert_eq!(Timestamp::parse_rfc3339(" 2025-10-29T00:59:38.317123456Z\n"), Some(t));
+        assert_eq!(Timestamp::parse_rfc3339("2025-10-28T19:59:38.317-05:00"), Some(t));
+        assert_eq!(Timestamp::parse_rfc3339("2025-10-29T00:59:38Z").unwrap().millis() % 1000, 0);
+        assert_eq!(Timestamp::parse_rfc3339("2025-02-30T00:00:00Z"), None);
         assert_eq!(Timestamp::parse_rfc3339("2025-13-01T00:00:00Z"), None);
     }
 
@@ -185,5 +113,15 @@ mod tests {
             Timestamp::from_unix_number(1_761_699_578_317.0).unwrap().millis(),
             1_761_699_578_317
         );
+        assert_eq!(Timestamp::from_unix_number(-1.0), None);
+        assert_eq!(Timestamp::from_unix_number(f64::NAN), None);
+    }
+
+    #[test]
+    fn prints_instants_outside_the_calendar_range_without_failing() {
+        // jiff's last instant is 9999-12-30T22:00Z (so that every offset stays in range).
+        assert!(Timestamp::from_millis(i64::MAX).to_string().starts_with("9999-12-30T"));
+        assert!(Timestamp::from_millis(i64::MIN).to_string().contains("9999-01-0"));
+        assert_eq!(Timestamp::from_millis(0).to_string(), "1970-01-01T00:00:00.000Z");
     }
 }

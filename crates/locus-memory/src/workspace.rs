@@ -135,8 +135,26 @@ pub(crate) fn file_uri_path(uri: &str) -> Option<PathBuf> {
     Some(PathBuf::from(String::from_utf8(out).ok()?))
 }
 
+/// The name Gemini CLI's older releases give a project's directory
+/// (`~/.gemini/tmp/<hash>`): the SHA-256 of the root path's bytes, as 64 lowercase hex digits.
+pub(crate) fn gemini_hash(root: &Path) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(root.as_os_str().as_encoded_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn gemini_hashes_are_sha256_in_hex() {
+        // The FIPS 180-4 test vector, and a project root as Gemini CLI names its directory.
+        assert_eq!(
+            gemini_hash(Path::new("abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(gemini_hash(Path::new("/home/u/proj")).len(), 64);
+    }
+
     use super::*;
 
     #[test]

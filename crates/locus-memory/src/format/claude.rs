@@ -20,9 +20,9 @@ use std::collections::HashSet;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::format::{Part, parse_parts};
+use crate::format::{Part, parse_parts, words};
+use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::model::Transcript;
-use crate::read::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::text::user_words;
 
 #[derive(Default)]
@@ -206,23 +206,4 @@ impl Claude {
             t.track.push(text, ts, 0);
         }
     }
-}
-
-/// The user's words in a list of parts, and how many images came with them: text parts
-/// that are harness wrappers are dropped, reminders are stripped, images are counted.
-/// `None` when nothing the user wrote or pasted is left.
-pub(crate) fn words(parts: &[Part]) -> Option<(String, u32)> {
-    let mut texts = Vec::new();
-    let mut images = 0;
-    for part in parts {
-        match part {
-            Part::Text(s) => texts.extend(user_words(s)),
-            Part::Image => images += 1,
-            Part::ToolResult | Part::Other => {}
-        }
-    }
-    if texts.is_empty() && images == 0 {
-        return None;
-    }
-    Some((texts.join("\n"), images))
 }

@@ -16,10 +16,9 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::format::claude::words;
-use crate::format::{Part, parse_parts};
+use crate::format::{Part, parse_parts, words};
+use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::model::{Track, Transcript};
-use crate::read::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::text::{strip_ide_context, user_words};
 use crate::time::Timestamp;
 

@@ -30,8 +30,8 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::model::{Track, Transcript};
-use crate::read::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::text::user_words;
 use crate::time::Timestamp;
 

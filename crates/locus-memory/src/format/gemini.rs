@@ -22,10 +22,9 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::format::claude::words;
-use crate::format::{Part, parse_parts};
+use crate::format::{Part, parse_parts, words};
+use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::model::Transcript;
-use crate::read::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::time::Timestamp;
 
 #[derive(Default)]

@@ -12,6 +12,8 @@ pub(crate) mod gemini;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::text::user_words;
+
 /// What one part of a message's content is, as far as recall cares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Part {
@@ -82,6 +84,25 @@ fn part(raw: &RawValue) -> Result<Part, serde_json::Error> {
         },
         Some(_) => Part::Other,
     })
+}
+
+/// The user's words in a list of parts, and how many images came with them: text parts
+/// that are harness wrappers are dropped, reminders are stripped, images are counted.
+/// `None` when nothing the user wrote or pasted is left.
+pub(crate) fn words(parts: &[Part]) -> Option<(String, u32)> {
+    let mut texts = Vec::new();
+    let mut images = 0;
+    for part in parts {
+        match part {
+            Part::Text(s) => texts.extend(user_words(s)),
+            Part::Image => images += 1,
+            Part::ToolResult | Part::Other => {}
+        }
+    }
+    if texts.is_empty() && images == 0 {
+        return None;
+    }
+    Some((texts.join("\n"), images))
 }
 
 #[cfg(test)]
