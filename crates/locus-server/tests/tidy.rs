@@ -1,0 +1,178 @@
+//! The house rules that a reviewer would otherwise have to remember: crates depend only down
+//! the layers, protocol crates stay at the edge, and no crate's top-level modules import each
+//! other in a circle. Reads the workspace's files; runs nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The workspace crates each crate may depend on (normal dependencies). Dev-dependencies may
+/// add `locus-fixture`. Keep in step with docs/ARCHITECTURE.md.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("locus-doc", &[]),
+    ("locus-fixture", &[]),
+    ("locus-memory", &[]),
+    ("locus-scopes", &["locus-doc"]),
+    ("locus-context", &["locus-doc", "locus-scopes"]),
+    ("locus-tools", &["locus-doc", "locus-scopes", "locus-context", "locus-memory"]),
+    ("locus-server", &["locus-doc", "locus-scopes", "locus-context", "locus-tools"]),
+];
+
+/// Protocol and serialization-at-the-edge crates, allowed only in the binary.
+const EDGE_ONLY: &[&str] = &["tower-lsp-server", "rmcp", "axum", "reqwest", "clap"];
+
+fn manifest(krate: &str) -> toml::Table {
+    let path = workspace().join("crates").join(krate).join("Cargo.toml");
+    std::fs::read_to_string(&path).unwrap().parse().unwrap()
+}
+
+fn names(table: &toml::Table, section: &str) -> BTreeSet<String> {
+    table
+        .get(section)
+        .and_then(|d| d.as_table())
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+#[test]
+fn crates_depend_only_down_the_layers() {
+    let listed: BTreeSet<_> = LAYERS.iter().map(|(c, _)| c.to_string()).collect();
+    let present: BTreeSet<_> = std::fs::read_dir(workspace().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(listed, present, "every crate has a place in LAYERS (tests/tidy.rs)");
+    for (krate, allowed) in LAYERS {
+        let m = manifest(krate);
+        for dep in names(&m, "dependencies") {
+            if dep.starts_with("locus-") {
+                assert!(allowed.contains(&dep.as_str()), "{krate} may not depend on {dep}");
+            }
+            if *krate != "locus-server" {
+                assert!(
+                    !EDGE_ONLY.contains(&dep.as_str()),
+                    "{dep} belongs at the edge, not in {krate}"
+                );
+            }
+        }
+        for dep in names(&m, "dev-dependencies") {
+            if dep.starts_with("locus-") && dep != "locus-fixture" {
+                assert!(allowed.contains(&dep.as_str()), "{krate} (dev) may not depend on {dep}");
+            }
+        }
+        assert!(m.get("lints").is_some(), "{krate}: [lints] workspace = true");
+    }
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules of a crate's `src/` that each top-level module names through
+/// `crate::x` (anywhere in its code, comments aside) or, in a top-level file, `super::x`.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).unwrap();
+        let top = rel.components().next().unwrap().as_os_str().to_string_lossy();
+        let module = top.trim_end_matches(".rs").to_string();
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let top_level_file = rel.components().count() == 1;
+        let text = std::fs::read_to_string(&file).unwrap();
+        let edges = graph.entry(module.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap();
+            let mut prefixes = vec!["crate::"];
+            if top_level_file {
+                prefixes.push("super::");
+            }
+            for prefix in prefixes {
+                for (i, _) in code.match_indices(prefix) {
+                    let before = code[..i].chars().next_back();
+                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let rest = &code[i + prefix.len()..];
+                    let name: String =
+                        rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if !name.is_empty() && name != module && name != "tests" {
+                        edges.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    let modules: BTreeSet<String> = graph.keys().cloned().collect();
+    for edges in graph.values_mut() {
+        edges.retain(|e| modules.contains(e));
+    }
+    graph
+}
+
+/// A circle in `graph`, if there is one, as the modules along it.
+fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == node) {
+            let mut circle = path[at..].to_vec();
+            circle.push(node.to_string());
+            return Some(circle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in &graph[node] {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph.keys().find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_crate_has_an_import_circle_between_its_modules() {
+    for (krate, _) in LAYERS {
+        let graph = module_graph(&workspace().join("crates").join(krate).join("src"));
+        if let Some(circle) = find_circle(&graph) {
+            panic!("{krate}: the modules import each other in a circle: {}", circle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn the_circle_check_sees_a_circle() {
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        ("read".to_string(), ["format".to_string()].into()),
+        ("format".to_string(), ["time".to_string(), "read".to_string()].into()),
+        ("time".to_string(), BTreeSet::new()),
+    ]
+    .into();
+    assert_eq!(find_circle(&graph).unwrap(), ["format", "read", "format"]);
+}
