@@ -5,7 +5,7 @@
 //! (whose JSON Schema is the input schema and whose `Deserialize` is the validation) and its
 //! handler over core types. [`Catalogue::call`] runs one: it captures the editorContext when
 //! the call starts, validates, runs under the timeout and the client's cancellation, and
-//! answers with the [`Envelope`] of `shared/DESIGN.md` §4.
+//! answers with the [`Envelope`] (`docs/reference/envelope.md`).
 //!
 //! **Invariants.**
 //! - No protocol types (LSP, MCP): the MCP edge in `locus-server` maps tools and envelopes
@@ -22,6 +22,7 @@ mod catalogue;
 mod envelope;
 mod host;
 pub mod params;
+pub mod reference;
 mod spec;
 pub mod tools;
 
