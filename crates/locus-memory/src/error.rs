@@ -35,7 +35,7 @@ pub enum MemoryError {
 }
 
 impl MemoryError {
-    /// The stable error code of the tool envelope (DESIGN §4).
+    /// The stable error code of the tool envelope (`docs/reference/error-codes.md`).
     pub fn code(&self) -> &'static str {
         match self {
             MemoryError::NoActiveDialog

@@ -21,7 +21,7 @@
 //! - Never fails on bad data: corrupt lines, unknown record types, truncated files and
 //!   files being written are skipped with a [`Warning`] returned beside the data.
 //! - No protocol types: the tool layer turns [`Answer`]s and [`MemoryError`]s (which carry
-//!   their DESIGN §4 codes and hints) into envelopes.
+//!   their envelope codes and hints) into envelopes.
 //!
 //! ```no_run
 //! use locus_memory::{Memory, Stores, Workspace};

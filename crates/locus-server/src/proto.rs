@@ -1,4 +1,4 @@
-//! JSON shapes of the external contracts (`shared/DESIGN.md` §3), converted from core types.
+//! JSON shapes of the external contracts (`docs/reference/editor-context.md`), converted from core types.
 //! This is the only place that knows how Locus's data looks on the wire.
 
 use locus_context::{Cursor, EditorContext, Scope, Selection};

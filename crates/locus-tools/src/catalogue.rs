@@ -136,7 +136,7 @@ pub struct CallOptions {
 /// What a call produced: the envelope and a readable one-line summary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
-    /// The envelope of `shared/DESIGN.md` §4.
+    /// The envelope of `docs/reference/envelope.md`.
     pub envelope: Envelope,
     /// For MCP's `content[0].text`.
     pub summary: String,

@@ -1,4 +1,4 @@
-//! The response envelope every tool answers with (`shared/DESIGN.md` §4), and the stable
+//! The response envelope every tool answers with (`docs/reference/envelope.md`), and the stable
 //! error codes with their hints.
 
 use std::fmt;

@@ -11,7 +11,7 @@ use serde_json::Value;
 /// The process side of a tool call.
 pub trait Host: Send + Sync + 'static {
     /// The editorContext of the active editor right now, already in its JSON shape
-    /// (`shared/DESIGN.md` §3): `Ok(None)` when no editor is active, `Err` when capturing
+    /// (`docs/reference/editor-context.md`): `Ok(None)` when no editor is active, `Err` when capturing
     /// failed (logged by the caller, never returned to the agent).
     fn editor_context(&self) -> Result<Option<Value>, String>;
 

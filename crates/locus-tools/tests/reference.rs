@@ -16,3 +16,17 @@ fn error_codes_reference_is_current() {
     expect_file!["../../../docs/reference/error-codes.md"]
         .assert_eq(&reference::error_codes_markdown());
 }
+
+#[test]
+fn the_readme_names_every_tool() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    for entry in standard(Options { test_tools: false }).enabled() {
+        let name = entry.spec().name;
+        let family = format!("`{}_*`", name.split('_').next().unwrap());
+        assert!(
+            readme.contains(&format!("`{name}`")) || readme.contains(&family),
+            "README.md's tool list lacks `{name}` (or {family})"
+        );
+    }
+}

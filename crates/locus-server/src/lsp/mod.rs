@@ -2,7 +2,7 @@
 //!
 //! The editor starts it beside its usual language servers; from then on Locus mirrors every
 //! open document and knows the active editor, the cursor and the selection (see
-//! `shared/DESIGN.md` §5 and `docs/editors.md`).
+//! `docs/reference/lsp.md` and `docs/editors.md`).
 //!
 //! **Invariants.**
 //! - Every message that changes the editor state is applied in the order it arrived, inside

@@ -1,4 +1,4 @@
-//! Discovery files (`shared/DESIGN.md` §6): `<runtime dir>/locus/<pid>.json`, mode 0600, one per
+//! Discovery files (`docs/configuration.md`): `<runtime dir>/locus/<pid>.json`, mode 0600, one per
 //! running sidecar, so that `locus mcp`, `locus call` and `locus status` can find it.
 //!
 //! Files of processes that are gone are ignored and removed by whoever lists them.

@@ -11,7 +11,7 @@
 //! **Invariants.**
 //! - stdout belongs to the protocol (`locus mcp`) or to JSON answers (`call`, `tools`,
 //!   `status`); logs go to stderr only.
-//! - Every tool answer is the envelope of `shared/DESIGN.md` §4 in `structuredContent`, with a
+//! - Every tool answer is the envelope of `docs/reference/envelope.md` in `structuredContent`, with a
 //!   one-line summary in `content[0].text` and `isError = !ok`.
 
 pub mod discovery;

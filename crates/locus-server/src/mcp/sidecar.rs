@@ -1,5 +1,5 @@
 //! The MCP endpoint `locus lsp` hosts: streamable HTTP on 127.0.0.1, a bearer token, Origin
-//! and Host checks, and the discovery file (`shared/DESIGN.md` §6).
+//! and Host checks, and the discovery file (`docs/configuration.md`).
 //!
 //! It runs on a thread and runtime of its own, so agents' calls never wait behind the
 //! editor's messages (and the reverse); both meet only at the editor state's lock.
