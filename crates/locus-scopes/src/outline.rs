@@ -65,7 +65,9 @@ impl Outline {
     }
 
     /// The symbols containing `offset`, outermost first. Among siblings that all contain it
-    /// (touching ranges), the one starting last wins. Cost: depth × log(siblings).
+    /// (touching or overlapping ranges), the one starting last wins. Cost: per level, a
+    /// binary search plus a look back over the siblings that start before `offset` until one
+    /// contains it (one step, unless symbols are hoisted beside their container).
     pub fn chain_at(&self, offset: usize) -> Vec<&Symbol> {
         let mut chain = Vec::new();
         let mut level = &self.symbols[..];
@@ -79,8 +81,10 @@ impl Outline {
 
 fn containing(level: &[Symbol], offset: usize) -> Option<&Symbol> {
     // Siblings are sorted by start; look back from the last one starting at or before offset.
+    // Not a bounded look-back: a method with many `self.x` attributes hoisted beside it
+    // (pyright's tree) has them all between its start and the offset.
     let upto = level.partition_point(|s| s.range.start <= offset);
-    level[..upto].iter().rev().take(8).find(|s| s.range.contains_offset(offset))
+    level[..upto].iter().rev().find(|s| s.range.contains_offset(offset))
 }
 
 /// Gives tree-sitter the text of a node from the rope, chunk by chunk.

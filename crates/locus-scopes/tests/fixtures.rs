@@ -152,6 +152,30 @@ class UserService:
 }
 
 #[test]
+fn python_method_after_many_hoisted_attributes() {
+    // Issue 11: past eight `self.x` attributes (filed beside the method, as pyright does) the
+    // method used to drop out of the chain.
+    check(
+        "python",
+        r#"
+class Flask:
+    def __init__(self):
+        self.a0 = 0
+        self.a1 = 1
+        self.a2 = 2
+        self.a3 = 3
+        self.a4 = 4
+        self.a5 = 5
+        self.a6 = 6
+        self.a7 = 7
+        self.a8 = 8
+        print($0self)
+"#,
+        expect!["Class:Flask > Method:__init__"],
+    );
+}
+
+#[test]
 fn python_top_level_and_decorators() {
     check("python", "import os\n\n$0print(os.name)\n", expect!["<file>"]);
     check(
