@@ -68,7 +68,20 @@ impl fmt::Display for Timestamp {
         } else {
             jiff::Timestamp::MAX
         });
-        write!(f, "{}", instant.strftime("%Y-%m-%dT%H:%M:%S%.3fZ"))
+        // The civil fields written directly: `strftime` parses its format on every call,
+        // which showed in the recall benchmark (every request listed prints a timestamp).
+        let t = jiff::tz::Offset::UTC.to_datetime(instant);
+        write!(
+            f,
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+            t.year(),
+            t.month(),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second(),
+            t.millisecond()
+        )
     }
 }
 
