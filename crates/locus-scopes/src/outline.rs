@@ -64,27 +64,31 @@ impl Outline {
         Outline { total: count(&symbols), symbols }
     }
 
-    /// The symbols containing `offset`, outermost first. Among siblings that all contain it
-    /// (touching or overlapping ranges), the one starting last wins. Cost: per level, a
-    /// binary search plus a look back over the siblings that start before `offset` until one
-    /// contains it (one step, unless symbols are hoisted beside their container).
+    /// The symbols containing `offset`, outermost first: every symbol whose range contains
+    /// it, as VS Code's walk finds them. The walk visits all siblings, not only the first that
+    /// contains the offset: pyright files `self.x` attributes under the class beside the
+    /// method that assigns them, so on `self.x = …` both the method and the attribute
+    /// contain the cursor, and the chain is `Class > Method > Variable`. Siblings are taken
+    /// in the outline's order (start ascending, then end descending, then document order);
+    /// each containing sibling is followed by its own containing descendants (pre-order).
+    ///
+    /// Cost: per level, a binary search for the siblings starting at or before `offset`, then
+    /// a scan of those.
     pub fn chain_at(&self, offset: usize) -> Vec<&Symbol> {
         let mut chain = Vec::new();
-        let mut level = &self.symbols[..];
-        while let Some(found) = containing(level, offset) {
-            chain.push(found);
-            level = &found.children;
-        }
+        containing(&self.symbols, offset, &mut chain);
         chain
     }
 }
 
-fn containing(level: &[Symbol], offset: usize) -> Option<&Symbol> {
-    // Siblings are sorted by start; look back from the last one starting at or before offset.
-    // Not a bounded look-back: a method with many `self.x` attributes hoisted beside it
-    // (pyright's tree) has them all between its start and the offset.
+fn containing<'a>(level: &'a [Symbol], offset: usize, chain: &mut Vec<&'a Symbol>) {
     let upto = level.partition_point(|s| s.range.start <= offset);
-    level[..upto].iter().rev().find(|s| s.range.contains_offset(offset))
+    for symbol in &level[..upto] {
+        if symbol.range.contains_offset(offset) {
+            chain.push(symbol);
+            containing(&symbol.children, offset, chain);
+        }
+    }
 }
 
 /// Gives tree-sitter the text of a node from the rope, chunk by chunk.
@@ -212,7 +216,12 @@ pub(crate) fn extract_region(
             !(i > 0 && outer[i - 1].contains(c.range))
         });
     }
-    extend_levels(config, &mut candidates, region.map_or(tree.root_node().end_byte(), |r| r.end));
+    extend_levels(
+        config,
+        doc,
+        &mut candidates,
+        region.map_or(tree.root_node().end_byte(), |r| r.end),
+    );
     build(config, doc, candidates, region.is_some())
 }
 
@@ -371,9 +380,15 @@ fn trimmed_end(mut node: Node, kind: &str) -> usize {
     }
 }
 
-/// Extends each symbol that has a heading level to the start of the next symbol of the same
-/// or a higher (smaller) level, or to `end`.
-fn extend_levels(config: &LanguageConfig, candidates: &mut [Candidate], end: usize) {
+/// Gives each symbol that has a heading level its whole section, as VS Code's Markdown server
+/// does: from the start of its line to the end of the line before the next symbol of the same
+/// or a higher (smaller) level (without that line's break), or to `end`.
+fn extend_levels(
+    config: &LanguageConfig,
+    doc: &Document,
+    candidates: &mut [Candidate],
+    end: usize,
+) {
     let mut levelled: Vec<(usize, u8)> = candidates
         .iter()
         .enumerate()
@@ -383,12 +398,15 @@ fn extend_levels(config: &LanguageConfig, candidates: &mut [Candidate], end: usi
     // A stack of open headings: each closes when a heading of its level or higher starts.
     let mut open: Vec<(usize, u8)> = Vec::new();
     for &(i, level) in &levelled {
-        let start = candidates[i].range.start;
+        let line = doc.line_of(candidates[i].range.start);
+        candidates[i].range.start = doc.line_start(line);
+        // The line before this heading; a heading on the first line closes nothing.
+        let before = doc.line_content_end(line.saturating_sub(1));
         while let Some(&(j, l)) = open.last() {
             if l < level {
                 break;
             }
-            candidates[j].range.end = start;
+            candidates[j].range.end = before.max(candidates[j].range.start);
             open.pop();
         }
         open.push((i, level));

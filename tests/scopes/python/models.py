@@ -29,14 +29,14 @@ class Account:
 #                                                        ^ Class:Account > Method:__init__ > Variable:tags
 #                                                                     ^ Class:Account > Method:__init__ > Variable:extra
         self.owner = owner
-#            ^ Class:Account > Variable:owner
+#            ^ Class:Account > Method:__init__ > Variable:owner
 #                    ^ Class:Account > Method:__init__
         self._balance = balance
-#             ^ Class:Account > Variable:_balance
+#             ^ Class:Account > Method:__init__ > Variable:_balance
         self.history: list[float] = []
-#            ^ Class:Account > Variable:history
+#            ^ Class:Account > Method:__init__ > Variable:history
         self.ID_PREFIX = "acct"
-#            ^ Class:Account > Constant:ID_PREFIX
+#            ^ Class:Account > Method:__init__ > Constant:ID_PREFIX
         count = len(tags)
 #       ^ Class:Account > Method:__init__ > Variable:count
         self.owner = owner.strip()

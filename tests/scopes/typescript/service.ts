@@ -13,7 +13,7 @@ export class UserService {
 //                 ^ Class:UserService > Property:cache
 
   constructor(private readonly db: Db) {}
-//                             ^ Class:UserService > Property:db
+//                             ^ Class:UserService > Constructor:constructor > Property:db
 
   async findUser(id: string): Promise<User | undefined> {
     const cached = this.cache.get(id);
