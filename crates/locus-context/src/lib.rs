@@ -29,13 +29,20 @@ pub struct EditorContext {
     pub selection: Selection,
     /// The symbols around the cursor.
     pub symbols: SymbolsInfo,
+    /// Whether the user's focus is in this editor: `Some(false)` while it is elsewhere (a
+    /// terminal, the agent's pane, another window) and this is the last text editor they were
+    /// in; `None` when nobody said (a file on disk, or an editor that reports no focus).
+    pub focused: Option<bool>,
 }
 
 /// The document an [`EditorContext`] speaks of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileInfo {
-    /// Absolute path (or the URI's path for an unsaved buffer).
+    /// Absolute path (or the URI itself for a document that is not a file).
     pub path: String,
+    /// The editor's URI, for a document an editor has open (`untitled:Untitled-1` for a
+    /// buffer that was never saved).
+    pub uri: Option<String>,
     /// The language id (`"plaintext"` when unknown).
     pub language_id: String,
     /// Lines as VS Code counts them.
@@ -177,6 +184,7 @@ pub fn build(source: &Source, request: &Request<'_>) -> EditorContext {
         .unwrap_or_else(|| "plaintext".to_string());
     let file = FileInfo {
         path: request.path.to_string(),
+        uri: None,
         language_id,
         line_count: doc.line_count(),
         is_dirty: request.is_dirty,
@@ -206,7 +214,7 @@ pub fn build(source: &Source, request: &Request<'_>) -> EditorContext {
             warning: Some(NO_PROVIDER_WARNING.to_string()),
         },
     };
-    EditorContext { file, cursor: cursor_at(doc, cursor), selection, symbols }
+    EditorContext { file, cursor: cursor_at(doc, cursor), selection, symbols, focused: None }
 }
 
 fn symbols_info(

@@ -257,7 +257,7 @@ fn capture_editor_context(bencher: Bencher) {
     let uri = "file:///bench/typeEvaluator.ts";
     shared.with(|s| {
         s.open(uri, "typescript", 0, &large_text());
-        s.set_active(Some(uri));
+        s.set_active(Some(uri), true);
         s.set_cursor(
             uri,
             state::CursorUpdate {

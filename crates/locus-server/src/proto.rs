@@ -30,13 +30,40 @@ pub fn editor_context(ctx: &EditorContext) -> Value {
     if let Some(w) = &s.warning {
         symbols["warning"] = json!(w);
     }
-    json!({
-        "file": {"path": ctx.file.path, "languageId": ctx.file.language_id,
-                 "lineCount": ctx.file.line_count, "isDirty": ctx.file.is_dirty},
+    let mut file = json!({"path": ctx.file.path, "name": file_name(&ctx.file),
+                          "languageId": ctx.file.language_id,
+                          "lineCount": ctx.file.line_count, "isDirty": ctx.file.is_dirty});
+    if let Some(uri) = &ctx.file.uri {
+        file["uri"] = json!(uri);
+        // A buffer that is not a file (`untitled:Untitled-1`) has no path: its name says
+        // which buffer it is.
+        if !uri.starts_with("file:") {
+            file["path"] = Value::Null;
+        }
+    }
+    let mut out = json!({
+        "file": file,
         "cursor": cursor(&ctx.cursor),
         "selection": selection,
         "symbols": symbols,
-    })
+    });
+    if let Some(focused) = ctx.focused {
+        out["focused"] = json!(focused);
+    }
+    out
+}
+
+/// What an editor's tab shows: a file's base name, or the part of another URI after its scheme
+/// and any slashes (`untitled:Untitled-1` → `Untitled-1`).
+fn file_name(file: &locus_context::FileInfo) -> String {
+    let whole = match &file.uri {
+        Some(uri) if !uri.starts_with("file:") => {
+            uri.split_once(':').map_or(uri.as_str(), |(_, rest)| rest)
+        }
+        _ => file.path.as_str(),
+    };
+    let trimmed = whole.trim_end_matches('/');
+    trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(trimmed).to_string()
 }
 
 /// An LSP range (0-based) for a byte span, in `encoding`.

@@ -130,7 +130,7 @@ macro_rules! codes {
 
 codes! {
     InvalidParams = "E_INVALID_PARAMS", "Check the parameter names and types against the tool's input schema (mcp_list_tools shows examples)";
-    NoEditor = "E_NO_EDITOR", "Open a file in the editor (with the Locus extension or `locus lsp` configured), or pass a path explicitly";
+    NoEditor = "E_NO_EDITOR", "This tool acts in the user's editor: ask the user to open the file in an editor running Locus (bridge_status says whether one is connected); tools that take a path (symbol_scope_at, symbol_outline) work without one";
     NoSession = "E_NO_SESSION", "Start a debug session first using debug_start";
     NotStopped = "E_NOT_STOPPED", "Wait until the debuggee stops at a breakpoint, or pause it first";
     SessionEnded = "E_SESSION_ENDED", "The debug session has ended; start a new one with debug_start";

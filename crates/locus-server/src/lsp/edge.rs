@@ -159,8 +159,16 @@ impl<S: LanguageServer> Edge<S> {
             "locus/didChangeActiveEditor" => match parse::<wire::DidChangeActiveEditor>(params) {
                 Ok(p) => {
                     let uri = p.text_document.map(|d| d.uri);
-                    log.debug(format_args!("active editor: {}", uri.as_deref().unwrap_or("none")));
-                    ctx.state.with(|s| s.set_active(uri.as_deref()));
+                    let focused = p.focused.unwrap_or(true);
+                    log.debug(format_args!(
+                        "active editor: {} (focused: {focused})",
+                        uri.as_deref().unwrap_or("none")
+                    ));
+                    ctx.state.with(|s| match (&uri, p.focused) {
+                        // Focus left without naming a document: the last text editor stays.
+                        (None, Some(false)) => s.set_focused(false),
+                        _ => s.set_active(uri.as_deref(), focused),
+                    });
                 }
                 Err(e) => malformed(e),
             },

@@ -50,9 +50,8 @@ pub fn run(options: Options) -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let state = Shared::new();
     // The MCP endpoint (crate::mcp) lives until this returns; dropping it removes its discovery file.
-    let mcp = options.mcp_port.and_then(|port| crate::mcp::start_sidecar(port, state.clone()));
-    let input = crate::mcp::watch_input(tokio::io::stdin(), mcp.as_ref());
-    runtime.block_on(serve(options, state, input, tokio::io::stdout()))
+    let _mcp = options.mcp_port.and_then(|port| crate::mcp::start_sidecar(port, state.clone()));
+    runtime.block_on(serve(options, state, tokio::io::stdin(), tokio::io::stdout()))
 }
 
 async fn serve<I, O>(options: Options, state: Shared, input: I, output: O) -> std::io::Result<bool>
@@ -255,9 +254,7 @@ impl Backend {
                 self.ctx.state.with(|s| {
                     let uri = s.set_cursor_by_path(std::path::Path::new(&path), update)?;
                     // A command run from the editor comes from the focused document.
-                    if !matches!(s.active_uri(), Some(ref a) if *a == uri) {
-                        s.set_active(Some(&uri));
-                    }
+                    s.set_active(Some(&uri), true);
                     Ok::<_, crate::state::StateError>(uri)
                 })
             });

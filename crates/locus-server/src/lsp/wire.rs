@@ -111,9 +111,14 @@ pub struct DidChangeCursor {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DidChangeActiveEditor {
-    /// `null` (or absent): no editor has focus.
+    /// The last text editor the user was in; `null` (or absent) only when no text editor is
+    /// left open.
     #[serde(default)]
     pub text_document: Option<DocumentId>,
+    /// Whether the user's focus is in that editor (absent: it is). `false` while focus is in
+    /// a terminal, a panel, the agent's pane or another window: the editor stays active.
+    #[serde(default)]
+    pub focused: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

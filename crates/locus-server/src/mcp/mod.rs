@@ -26,17 +26,11 @@ pub use sidecar::Sidecar;
 
 /// Starts the MCP endpoint of `locus lsp` on `port` (0 = random). A failure (the port is
 /// taken, the runtime directory is not writable) is reported on stderr and leaves the
-/// language server running without MCP.
+/// language server running without MCP. Success is not: editors file a server's stderr as
+/// errors, so the LSP logs the endpoint through the editor's log instead.
 pub fn start_sidecar(port: u16, state: crate::state::Shared) -> Option<std::sync::Arc<Sidecar>> {
     match Sidecar::start(port, state) {
-        Ok(s) => {
-            eprintln!(
-                "locus: mcp: serving {} (discovery file {})",
-                s.url(),
-                s.discovery_file().display()
-            );
-            Some(s)
-        }
+        Ok(s) => Some(s),
         Err(e) => {
             eprintln!("locus: mcp: disabled: {e}");
             None
@@ -48,35 +42,5 @@ pub fn start_sidecar(port: u16, state: crate::state::Shared) -> Option<std::sync
 pub fn editor_connected(name: &str) {
     if let Some(s) = sidecar::current() {
         s.editor_connected(name);
-    }
-}
-
-/// Wraps the LSP's input so every byte the editor sends counts as activity. It holds the
-/// sidecar weakly: the sidecar still goes (and its discovery file with it) when its owner
-/// drops it, whatever becomes of the input.
-pub fn watch_input<R>(input: R, sidecar: Option<&std::sync::Arc<Sidecar>>) -> Activity<R> {
-    Activity { inner: input, sidecar: sidecar.map(std::sync::Arc::downgrade) }
-}
-
-/// An input stream that notes editor activity on the sidecar as it is read.
-pub struct Activity<R> {
-    inner: R,
-    sidecar: Option<std::sync::Weak<Sidecar>>,
-}
-
-impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Activity<R> {
-    fn poll_read(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        let before = buf.filled().len();
-        let result = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
-        if buf.filled().len() > before
-            && let Some(s) = self.sidecar.as_ref().and_then(std::sync::Weak::upgrade)
-        {
-            s.touch();
-        }
-        result
     }
 }

@@ -128,16 +128,14 @@ impl Sidecar {
         self.rewrite();
     }
 
-    /// Notes editor activity (breaks ties between sidecars of one folder).
-    pub fn touch(&self) {
-        self.info.touch();
-    }
-
     /// Rewrites the discovery file if what it says changed.
     fn rewrite(&self) {
         let folders = self.state.with(|s| s.snapshot().folders);
         let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
-        let active = self.info.last_active_ms.load(Ordering::Relaxed);
+        // The user's last action in this editor (not a focus event: with two editors on one
+        // folder, agents follow the one touched last), or when the editor connected.
+        let touched = self.state.with(|s| s.last_touch_ms());
+        let active = self.info.last_active_ms.load(Ordering::Relaxed).max(touched);
         let editor = self.info.editor();
         // Activity alone is written at most once a second.
         let changed = record.workspace_folders != folders || record.editor != editor;

@@ -74,7 +74,7 @@ fn put_cursor(state: &Shared, line: u32, character: u32) {
 fn open_user_ts(state: &Shared) {
     state.with(|s| {
         s.open(URI, "typescript", 1, TS);
-        s.set_active(Some(URI));
+        s.set_active(Some(URI), true);
     });
     put_cursor(state, 2, 4);
 }
@@ -157,13 +157,16 @@ async fn editor_get_context_reflects_the_cursor() {
     assert_eq!(status["data"]["documentsOpen"], 1);
     assert_eq!(status["data"]["editorsConnected"], 1);
 
-    // No active editor: no editorContext at all, and editor_get_context says so.
-    state.with(|s| s.set_active(None));
+    // No text editor left: no editorContext at all, and editor_get_context says so in its
+    // summary while succeeding.
+    state.with(|s| s.set_active(None, false));
     let result = call(&client, "editor_get_context", json!({})).await;
-    assert_eq!(result.is_error, Some(true));
+    assert_eq!(result.is_error, Some(false));
     let e = envelope(&result);
-    assert_eq!(e["error"]["code"], "E_NO_EDITOR");
+    assert_eq!((&e["ok"], &e["data"]), (&json!(true), &json!({})), "{e}");
     assert!(e.get("editorContext").is_none(), "{e}");
+    let text = result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default();
+    assert!(text.starts_with("No editor is active"), "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

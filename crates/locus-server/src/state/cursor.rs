@@ -8,7 +8,9 @@
 //!   is resolved against the text once the mirror gets there, and until then the position
 //!   is read against the text we have, clamped.
 //! - [`Focus::Explicit`] names a document key (it may not be open yet: editors announce focus
-//!   before they open); [`Focus::Implicit`] means the last document touched stands in.
+//!   before they open) and whether the user's focus is in it; focus moving to a terminal, a
+//!   panel or another window keeps the document (`focused: false`), as VS Code keeps its
+//!   `activeTextEditor`. [`Focus::Implicit`] means the last document touched stands in.
 
 use locus_doc::{Document, PositionEncoding, Range, TextEdit};
 use locus_scopes::Span;
@@ -20,8 +22,9 @@ use super::CursorUpdate;
 pub(super) enum Focus {
     /// The editor never said: the last document touched stands in.
     Implicit,
-    /// The editor said which document has focus (a key), or that none has.
-    Explicit(Option<String>),
+    /// The editor said which text editor the user was last in (a document key; `None`: no
+    /// text editor is left open), and whether their focus is still there.
+    Explicit { key: Option<String>, focused: bool },
 }
 
 /// The cursor of one document.

@@ -161,6 +161,8 @@ pub struct EditorState {
     /// Whether the editor sends `locus/didChangeCursor` (then edits shift the cursor rather
     /// than place it, and requests do not move it).
     cursor_plugin: bool,
+    /// Wall-clock time of the user's last action, in ms since the epoch (see `last_touch_ms`).
+    last_touch_ms: u64,
 }
 
 impl Default for EditorState {
@@ -178,6 +180,7 @@ impl EditorState {
             folders: Vec::new(),
             clock: 0,
             cursor_plugin: false,
+            last_touch_ms: 0,
         }
     }
 
@@ -226,6 +229,7 @@ impl EditorState {
     pub fn open(&mut self, uri: &str, language_id: &str, version: i32, text: &str) -> bool {
         let key = key_of(uri);
         let touched = self.tick();
+        self.touch_now();
         let doc = DocState::open(uri, language_id, version, text, touched);
         let existed = self.docs.insert(key.clone(), doc).is_some();
         document::keep_awake(&mut self.docs, &key);
@@ -251,6 +255,7 @@ impl EditorState {
     ) -> Result<ChangeOutcome, StateError> {
         let key = key_of(uri);
         let touched = self.tick();
+        self.touch_now();
         let plugin = self.cursor_plugin;
         let Some(doc) = self.docs.get_mut(&key) else {
             return Err(StateError::UnknownDocument(uri.to_string()));
@@ -261,8 +266,11 @@ impl EditorState {
             match doc.apply(change, encoding) {
                 Ok(edit) => {
                     doc.generation += 1;
-                    doc.mark =
-                        std::mem::replace(&mut doc.mark, Mark::Unknown).after_edit(&edit, plugin);
+                    doc.mark = std::mem::replace(&mut doc.mark, Mark::Unknown).after_edit(
+                        &edit,
+                        doc.text(),
+                        plugin,
+                    );
                 }
                 Err(e) => reasons.push(e.to_string()),
             }
@@ -298,6 +306,7 @@ impl EditorState {
     pub fn set_cursor(&mut self, uri: &str, update: CursorUpdate) -> Result<(), StateError> {
         let key = key_of(uri);
         let touched = self.tick();
+        self.touch_now();
         let Some(doc) = self.docs.get_mut(&key) else {
             return Err(StateError::UnknownDocument(uri.to_string()));
         };
@@ -346,10 +355,12 @@ impl EditorState {
         Ok(uri)
     }
 
-    /// Says which document has focus (`None`: no editor has focus). The document need not be
-    /// open yet: editors often announce focus before they open the document.
-    pub fn set_active(&mut self, uri: Option<&str>) {
-        self.focus = Focus::Explicit(uri.map(key_of));
+    /// Says which text editor the user was last in, and whether their focus is still there
+    /// (DESIGN §5: focus moving to a terminal or the agent's pane keeps the editor, with
+    /// `focused: false`). `None` only when no text editor is left open. The document need not
+    /// be open yet: editors often announce focus before they open the document.
+    pub fn set_active(&mut self, uri: Option<&str>, focused: bool) {
+        self.focus = Focus::Explicit { key: uri.map(key_of), focused: focused && uri.is_some() };
         if let Some(uri) = uri {
             let touched = self.tick();
             if let Some(doc) = self.docs.get_mut(&key_of(uri)) {
@@ -358,15 +369,54 @@ impl EditorState {
         }
     }
 
-    /// The key of the document of the active editor, if one has focus and is open.
+    /// Says only that the user's focus left the editor or came back, keeping the last text
+    /// editor (an editor that reports focus without naming a document).
+    pub fn set_focused(&mut self, focused: bool) {
+        match &mut self.focus {
+            Focus::Explicit { key: Some(_), focused: f } => *f = focused,
+            Focus::Explicit { key: None, .. } => {}
+            Focus::Implicit => {
+                let key = self.active_key();
+                self.focus = Focus::Explicit { key, focused };
+            }
+        }
+    }
+
+    /// The key of the document of the active editor (the last text editor the user was in),
+    /// if it is open.
     fn active_key(&self) -> Option<String> {
         match &self.focus {
-            Focus::Explicit(Some(key)) => self.docs.contains_key(key).then(|| key.clone()),
-            Focus::Explicit(None) => None,
+            Focus::Explicit { key: Some(key), .. } => {
+                self.docs.contains_key(key).then(|| key.clone())
+            }
+            Focus::Explicit { key: None, .. } => None,
             Focus::Implicit => {
                 self.docs.iter().max_by_key(|(_, d)| d.touched).map(|(k, _)| k.clone())
             }
         }
+    }
+
+    /// Whether the user's focus is in the active editor: `None` when the editor never said.
+    pub fn focused(&self) -> Option<bool> {
+        match self.focus {
+            Focus::Explicit { focused, .. } => Some(focused),
+            Focus::Implicit => None,
+        }
+    }
+
+    /// When the user last acted in the editor (an edit, a cursor move or selection, a
+    /// position-bearing request, opening a document), in milliseconds since the Unix epoch;
+    /// 0 before anything. Focus events and symbol pushes do not count: with two editors on one
+    /// folder, agents follow the one the user touched last, not the one focused last.
+    pub fn last_touch_ms(&self) -> u64 {
+        self.last_touch_ms
+    }
+
+    fn touch_now(&mut self) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        self.last_touch_ms = self.last_touch_ms.max(now);
     }
 
     /// The URI of the active editor's document, if one has focus and is open.
@@ -413,6 +463,8 @@ impl EditorState {
                 None => return Ok(None),
             },
         };
+        // Focus is the active editor's: a context asked of another document says nothing of it.
+        let focused = if Some(&key) == self.active_key().as_ref() { self.focused() } else { None };
         let doc = self.docs.get_mut(&key).expect("checked above");
         let (cursor, selection) = match query.position {
             Some(p) => (doc.text().offset_at(p, query.encoding), None),
@@ -432,7 +484,10 @@ impl EditorState {
             Some(outline) => Symbols::Editor(outline),
             None => Symbols::Syntax,
         };
-        Ok(Some(locus_context::build(&doc.source, &request(symbols))))
+        let mut context = locus_context::build(&doc.source, &request(symbols));
+        context.file.uri = Some(doc.uri.clone());
+        context.focused = focused;
+        Ok(Some(context))
     }
 
     /// Parses a document's deferred edits now (they are parsed anyway before any context).

@@ -206,17 +206,66 @@ fn the_active_editor_follows_the_editor_or_the_last_touch() {
     assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:b", "the last one opened");
     s.change("untitled:a", Some(2), &[insert(pos(0, 0), "x")], PositionEncoding::Utf16).unwrap();
     assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:a", "the last one edited");
-    s.set_active(Some("untitled:b"));
+    s.set_active(Some("untitled:b"), true);
     assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:b");
     s.change("untitled:a", Some(3), &[insert(pos(0, 0), "x")], PositionEncoding::Utf16).unwrap();
     assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:b", "focus is explicit now");
-    s.set_active(None);
-    assert!(ctx(&mut s, None).is_none(), "no editor has focus");
+    s.set_active(None, false);
+    assert!(ctx(&mut s, None).is_none(), "no text editor is left");
     // Focus announced before the document opens.
-    s.set_active(Some("untitled:c"));
+    s.set_active(Some("untitled:c"), true);
     assert!(ctx(&mut s, None).is_none());
     s.open("untitled:c", "plaintext", 1, "c\n");
     assert_eq!(ctx(&mut s, None).unwrap().file.path, "untitled:c");
+}
+
+#[test]
+fn focus_leaving_the_editor_keeps_the_last_text_editor() {
+    let mut s = EditorState::new();
+    s.open("file:///w/a.py", "python", 1, "def f():\n    x = 1\n");
+    s.set_cursor("file:///w/a.py", cursor_at(1, 5)).unwrap();
+    assert_eq!(ctx(&mut s, None).unwrap().focused, None, "the editor never said");
+    s.set_active(Some("file:///w/a.py"), true);
+    assert_eq!(ctx(&mut s, None).unwrap().focused, Some(true));
+    // The user switches to the agent's pane: the editor, cursor and scopes stay.
+    s.set_active(Some("file:///w/a.py"), false);
+    let c = ctx(&mut s, None).unwrap();
+    assert_eq!(
+        (c.focused, c.cursor.line, c.symbols.hierarchy().as_str()),
+        (Some(false), 2, "Function:f > Variable:x")
+    );
+    // An editor that only says focus left, without naming a document.
+    s.set_active(Some("file:///w/a.py"), true);
+    s.set_focused(false);
+    assert_eq!(ctx(&mut s, None).unwrap().focused, Some(false));
+    s.set_focused(true);
+    assert_eq!(ctx(&mut s, None).unwrap().focused, Some(true));
+    // A context asked of a document by URI is about that document, not focus.
+    let by_uri = s
+        .context(ContextQuery {
+            uri: Some("file:///w/a.py"),
+            position: None,
+            encoding: PositionEncoding::Utf16,
+        })
+        .unwrap()
+        .unwrap();
+    assert_eq!(by_uri.focused, Some(true), "it is the active editor");
+    assert_eq!(by_uri.file.uri.as_deref(), Some("file:///w/a.py"));
+}
+
+#[test]
+fn user_actions_not_focus_events_count_as_touches() {
+    let mut s = EditorState::new();
+    assert_eq!(s.last_touch_ms(), 0);
+    s.open("file:///w/a.py", "python", 1, "x = 1\n");
+    let opened = s.last_touch_ms();
+    assert!(opened > 0);
+    std::thread::sleep(Duration::from_millis(5));
+    s.set_active(Some("file:///w/a.py"), true);
+    s.set_focused(false);
+    assert_eq!(s.last_touch_ms(), opened, "focus events are not touches");
+    s.set_cursor("file:///w/a.py", cursor_at(1, 2)).unwrap();
+    assert!(s.last_touch_ms() > opened, "a cursor move is");
 }
 
 #[test]

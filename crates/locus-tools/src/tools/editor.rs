@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::host::Mode;
-use crate::{Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{Category, Cx, DEFAULT_TIMEOUT, Tool, ToolError, ToolSpec, WhenToUse};
 
 /// `editor_get_context`: where the user is. The answer is the envelope's editorContext.
 pub struct EditorGetContext;
@@ -46,23 +46,27 @@ impl Tool for EditorGetContext {
         }
     }
 
-    async fn run(&self, _: NoParams, cx: Cx) -> Result<Empty, ToolError> {
-        if cx.editor_context.is_some() {
-            return Ok(Empty {});
-        }
-        let status = cx.host.status();
-        let message = match status.mode {
-            Mode::InProcess => {
-                "no editor is connected: no running `locus lsp` serves this workspace"
-            }
-            Mode::Sidecar if status.editors_connected == 0 => "the editor has not connected yet",
-            Mode::Sidecar => "no editor is active (no document has focus)",
-        };
-        Err(ToolError::new(ErrorCode::NoEditor, message))
+    /// Always succeeds: with no editor active the answer is `data: {}` with no editorContext,
+    /// and the summary says why (DESIGN §4: no editor is not an error).
+    async fn run(&self, _: NoParams, _: Cx) -> Result<Empty, ToolError> {
+        Ok(Empty {})
     }
 
     fn summary(&self, _: &Empty, cx: &Cx) -> String {
-        let Some(c) = cx.editor_context.as_deref() else { return "No editor is active".into() };
+        let Some(c) = cx.editor_context.as_deref() else {
+            let status = cx.host.status();
+            let why = match status.mode {
+                Mode::InProcess => "no running `locus lsp` serves this workspace",
+                Mode::Sidecar if status.editors_connected == 0 => {
+                    "the editor has not connected yet"
+                }
+                Mode::Sidecar => "no text editor is open",
+            };
+            return format!(
+                "No editor is active ({why}). Ask the user to open the file in their editor, or \
+                 pass a path to symbol_scope_at or symbol_outline"
+            );
+        };
         let path = c["file"]["path"].as_str().unwrap_or("?");
         let (line, character) = (&c["cursor"]["line"], &c["cursor"]["character"]);
         let scopes = c["symbols"]["scopeHierarchy"].as_str().unwrap_or_default();
