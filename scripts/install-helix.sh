@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds the real Helix 25.07.1 the end-to-end tests drive (tests/e2e/test_helix.py) from the
+# vendored archive ../shared/vendor/helix-25.07.1.tar.gz (see ../shared/vendor/README.md),
+# as a debug build, into a cache outside the clone keyed by the archive's sha256:
+#
+#   ${LOCUS_PEER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/locus-peers}/helix-<sha256>/
+#     bin/hx       the editor
+#     runtime/     its runtime (themes, queries, tutor); run hx with HELIX_RUNTIME pointing here
+#     .locus-built the stamp of a finished build (the build tree is removed once it is done)
+#
+# Idempotent: a stamp file marks a finished build, and a second run only prints the path.
+# Also installs tmux (apt-get) when it is missing, since the tests run hx inside tmux.
+# On success the last line of stdout is the absolute path of hx; progress goes to stderr.
+# Fails loudly (non-zero exit, a message on stderr) when anything is missing or the build fails.
+#
+# Environment:
+#   LOCUS_HELIX_ARCHIVE  the archive to build (default: ../shared/vendor/helix-25.07.1.tar.gz)
+#   LOCUS_PEER_CACHE     the cache folder (default: $XDG_CACHE_HOME/locus-peers)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VERSION=25.07.1
+ARCHIVE="${LOCUS_HELIX_ARCHIVE:-$ROOT/../shared/vendor/helix-$VERSION.tar.gz}"
+CACHE_ROOT="${LOCUS_PEER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/locus-peers}"
+
+fail() {
+  echo "install-helix: $*" >&2
+  exit 1
+}
+
+# tmux first: it is cheap, and the tests need it whether or not hx was cached already.
+if ! command -v tmux >/dev/null 2>&1; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    fail "tmux is missing and apt-get is not available to install it"
+  fi
+  echo "install-helix: installing tmux" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get install -y tmux >&2 || { apt-get update >&2 && apt-get install -y tmux >&2; } \
+      || fail "apt-get could not install tmux"
+  else
+    sudo apt-get install -y tmux >&2 || fail "apt-get could not install tmux"
+  fi
+fi
+
+[ -f "$ARCHIVE" ] || fail "the Helix archive is missing: $ARCHIVE"
+SHA="$(sha256sum "$ARCHIVE" | awk '{print $1}')"
+DIR="$CACHE_ROOT/helix-$SHA"
+HX="$DIR/bin/hx"
+STAMP="$DIR/.locus-built"
+
+if [ -f "$STAMP" ] && [ -x "$HX" ] && [ -d "$DIR/runtime" ]; then
+  echo "$HX"
+  exit 0
+fi
+
+command -v cargo >/dev/null 2>&1 || fail "cargo is required to build Helix"
+mkdir -p "$DIR"
+
+# Unpack afresh into a private folder, so a build interrupted half-way never leaves a mixed tree.
+SRC="$DIR/src"
+rm -rf "$SRC"
+mkdir -p "$SRC"
+echo "install-helix: unpacking $ARCHIVE" >&2
+tar -xzf "$ARCHIVE" -C "$SRC"
+TREE="$SRC/helix-$VERSION"
+[ -d "$TREE" ] || fail "the archive did not hold helix-$VERSION/"
+
+# The source pins Rust 1.82 in rust-toolchain.toml; build with the machine's stable toolchain.
+# Grammars are fetched by git at run time, which this machine cannot do: skip that step.
+echo "install-helix: building Helix $VERSION (debug; this takes several minutes)" >&2
+(
+  cd "$TREE"
+  RUSTUP_TOOLCHAIN=stable HELIX_DISABLE_AUTO_GRAMMAR_BUILD=1 CARGO_TARGET_DIR="$DIR/target" \
+    cargo build --locked -p helix-term >&2
+) || fail "cargo build of Helix $VERSION failed (see above)"
+
+mkdir -p "$DIR/bin"
+cp "$DIR/target/debug/hx" "$HX.tmp"
+mv "$HX.tmp" "$HX"
+rm -rf "$DIR/runtime"
+cp -r "$TREE/runtime" "$DIR/runtime"
+
+HELIX_RUNTIME="$DIR/runtime" "$HX" --version >&2 || fail "the built hx does not run"
+# Keep only what runs: the build tree is about 3 GB, and caches (CI's too) should not hold it.
+rm -rf "$DIR/target" "$SRC"
+echo "$SHA" > "$STAMP"
+echo "$HX"
