@@ -101,3 +101,29 @@ pub fn outline_tree(doc: &Document, outline: &Outline) -> String {
     walk(doc, &outline.symbols, 0, &mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use locus_doc::PositionEncoding;
+
+    use crate::state::{ContextQuery, EditorState};
+
+    fn file_of(uri: &str) -> serde_json::Value {
+        let mut s = EditorState::new();
+        s.open(uri, "markdown", 1, "# Notes\n");
+        let query = ContextQuery { uri: None, position: None, encoding: PositionEncoding::Utf16 };
+        let ctx = s.context(query).unwrap().expect("the buffer is the active editor");
+        super::editor_context(&ctx)["file"].clone()
+    }
+
+    #[test]
+    fn untitled_buffers_have_a_name_and_no_path() {
+        let file = file_of("untitled:Untitled-1");
+        assert_eq!(file["path"], serde_json::Value::Null, "{file}");
+        assert_eq!(file["name"], "Untitled-1");
+        assert_eq!(file["uri"], "untitled:Untitled-1");
+        let file = file_of("file:///w/docs/a%20b.md");
+        assert_eq!((&file["path"], &file["name"]), (&"/w/docs/a b.md".into(), &"a b.md".into()));
+        assert_eq!(file["uri"], "file:///w/docs/a%20b.md");
+    }
+}
