@@ -96,17 +96,21 @@ fn context_follows_cursor_selection_symbols_and_focus() {
     assert_eq!(ctx["symbols"]["scopeHierarchy"], "Class:Greeter > Method:greet(self, name)");
     assert_eq!(ctx["symbols"]["totalInDocument"], 2);
 
-    // An edit: the pushed symbols are stale, tree-sitter answers; the file is dirty now.
+    // An edit: the editor's symbols keep answering, shifted through it (kinds do not flip to
+    // tree-sitter's while the user types); the file is dirty now.
     s.change(&a, 2, json!([{"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}, "text": "        # note\n"}]));
     let ctx = s.context(Value::Null);
-    assert_eq!(ctx["symbols"]["source"], "tree-sitter");
+    assert_eq!(ctx["symbols"]["source"], "language-server");
+    assert_eq!(ctx["symbols"]["immediateScope"]["range"], json!({"start": 2, "end": 5, "length": 4}));
     assert_eq!(ctx["file"]["isDirty"], true);
     assert_eq!(ctx["file"]["lineCount"], 10);
-    // A late push for version 1 is never used against version 2.
+    // A late push for version 1 is never adopted against version 2; one for 2 is.
     s.notify("locus/didChangeSymbols", push(1));
-    assert_eq!(s.context(Value::Null)["symbols"]["source"], "tree-sitter");
+    assert_eq!(s.context(Value::Null)["symbols"]["immediateScope"]["range"]["end"], 5);
     s.notify("locus/didChangeSymbols", push(2));
-    assert_eq!(s.context(Value::Null)["symbols"]["source"], "language-server");
+    let ctx = s.context(Value::Null);
+    assert_eq!(ctx["symbols"]["source"], "language-server");
+    assert_eq!(ctx["symbols"]["immediateScope"]["range"]["end"], 4, "the push's own ranges");
 
     // Switch editors.
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": doc(&b)}));
@@ -118,7 +122,7 @@ fn context_follows_cursor_selection_symbols_and_focus() {
     assert_eq!(ctx["file"]["languageId"], "typescript");
     assert_eq!(ctx["symbols"]["scopeHierarchy"], "Class:Box > Method:open");
 
-    // Lose focus: null, but an explicit document still answers.
+    // No text editor left: null, but an explicit document still answers.
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": null}));
     assert_eq!(s.context(Value::Null), Value::Null);
     let ctx = s.context(json!({"textDocument": doc(&a), "position": {"line": 2, "character": 4}}));

@@ -6,8 +6,8 @@
 //!   slow are applied to the text only and parsed in one go when a tree is needed), or
 //!   dropped (`asleep`: the least recently touched documents beyond [`AWAKE_TEXT_BUDGET`]
 //!   keep only their text). [`DocState::wake`] brings any of these back to current.
-//! - `generation` counts every applied change and never repeats: cursor marks and pushed
-//!   symbols are tied to it, never to the editor's version, which an editor may reuse.
+//! - `generation` counts every applied change and never repeats: cached answers (dirty) are
+//!   tied to it, never to the editor's version, which an editor may reuse.
 //! - The saved text is kept as a fingerprint (length and hash), never as text; the file on
 //!   disk is read once, at open.
 
@@ -144,7 +144,7 @@ impl DocState {
             saved,
             dirty_cache: None,
             mark: Mark::Unknown,
-            pushed: Pushed::None,
+            pushed: Pushed::default(),
             touched,
         }
     }

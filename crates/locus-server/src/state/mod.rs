@@ -17,8 +17,9 @@
 //!   explicit [`PositionEncoding`], offsets are UTF-8 bytes of the mirror.
 //! - Nothing here fails as a whole or panics on bad input: unknown documents are errors the
 //!   caller reports, positions are clamped by the mirror, stale data is dropped, not used.
-//! - Symbols pushed by the editor are used only while the document is at the version they
-//!   were computed for; otherwise the syntax tree answers and the context says so.
+//! - Symbols pushed by the editor are adopted only for the version they were computed for,
+//!   then answer for the document (shifted through later edits) until the next adopted push;
+//!   the syntax tree answers for documents without one, and the context says which.
 //! - Every method is cheap: no IO except reading a file once at open, and no work in
 //!   proportion to the document except its first outline (later ones are incremental, in
 //!   `locus_scopes::Source`), one reparse for many edits when reparsing is deferred, and a
@@ -266,6 +267,7 @@ impl EditorState {
             match doc.apply(change, encoding) {
                 Ok(edit) => {
                     doc.generation += 1;
+                    doc.pushed.after_edit(&edit);
                     doc.mark = std::mem::replace(&mut doc.mark, Mark::Unknown).after_edit(
                         &edit,
                         doc.text(),
@@ -281,8 +283,8 @@ impl EditorState {
         // A waiting cursor or push becomes usable once the mirror reaches its version.
         let mark = std::mem::replace(&mut doc.mark, Mark::Unknown);
         doc.mark = mark.caught_up(doc.text(), new_version);
-        let pushed = std::mem::replace(&mut doc.pushed, Pushed::None);
-        doc.pushed = pushed.after_change(doc.text(), doc.generation, new_version);
+        let text = doc.text().clone();
+        doc.pushed.after_change(&text, new_version);
         if !reasons.is_empty() {
             return Err(StateError::BadChanges { uri: uri.to_string(), reasons });
         }
@@ -436,12 +438,8 @@ impl EditorState {
         let Some(doc) = self.docs.get_mut(&key) else {
             return Err(StateError::UnknownDocument(uri.to_string()));
         };
-        let (pushed, outcome) =
-            Pushed::push(doc.text(), doc.generation, version, symbols, encoding);
-        if let Some(pushed) = pushed {
-            doc.pushed = pushed;
-        }
-        Ok(outcome)
+        let text = doc.text().clone();
+        Ok(doc.pushed.push(&text, version, symbols, encoding))
     }
 
     /// The editorContext asked for: `Ok(None)` when no document is given and no editor has
@@ -471,7 +469,7 @@ impl EditorState {
             None => doc.mark.resolve(doc.text()),
         };
         let is_dirty = doc.is_dirty();
-        let pushed = doc.pushed.current(doc.generation);
+        let pushed = doc.pushed.current();
         let request = |symbols| Request {
             path: &doc.path,
             language_id: Some(&doc.language_id),

@@ -1,16 +1,24 @@
 //! Symbols pushed by the editor (from its own language server), turned into an [`Outline`]
-//! against the text they were computed for.
+//! against the text they were computed for, and carried through later edits.
+//!
+//! **The policy** (one source per document, so kinds do not flip while the user types):
+//! a push is adopted only for the exact version it describes; from then on it answers for the
+//! document, its ranges shifted through every later edit (as the editor's own outline and
+//! breadcrumbs keep showing the last symbols until the language server answers again), until
+//! the next adopted push replaces it. Tree-sitter answers only for documents the editor has
+//! not (yet) pushed usable symbols for. A symbol typed since the last push is missing until
+//! the next one, rather than showing up with tree-sitter's kinds between two keystrokes.
 //!
 //! **Invariants.**
-//! - Pushed symbols answer only for the exact text they describe: [`Pushed::Ready`] is tied
-//!   to the document's generation (which, unlike the editor's version, never repeats), and
-//!   any later change drops it, so the syntax tree answers until the editor pushes again.
-//! - A push for a version the mirror has not reached waits ([`Pushed::Pending`]) and is used
-//!   when the mirror reaches exactly that version; a push for an older version is dropped.
+//! - A push is adopted only against the text of its own version: one for a version the mirror
+//!   has not reached waits (and the previous push keeps answering meanwhile); one for an
+//!   older version is dropped.
+//! - The adopted outline's spans are always in bytes of the current text: edits are recorded
+//!   as they apply and folded into the spans before the outline is read.
 
 use std::sync::Arc;
 
-use locus_doc::{Document, PositionEncoding, Range};
+use locus_doc::{Document, PositionEncoding, Range, TextEdit};
 use locus_scopes::{Outline, Span, Symbol, SymbolKind};
 
 /// What happened to a symbol push.
@@ -27,64 +35,121 @@ pub enum SymbolsOutcome {
     },
 }
 
+/// Edits recorded before they are folded into the adopted outline; past this many the fold
+/// happens at once, so a long typing session between pushes costs bounded memory.
+const MAX_RECORDED_EDITS: usize = 256;
+
 /// Symbols the editor pushed for one document.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Pushed {
+    /// The adopted push, and the edits made since that its spans do not include yet.
+    adopted: Option<(Arc<Outline>, Vec<TextEdit>)>,
+    /// A push for a version the mirror has not reached yet.
+    waiting: Option<Waiting>,
+}
+
 #[derive(Debug, Clone)]
-pub(super) enum Pushed {
-    None,
-    /// Converted against the text of `generation`; valid only while the document is there.
-    Ready {
-        generation: u64,
-        outline: Arc<Outline>,
-    },
-    /// For a version the mirror has not reached yet.
-    Pending {
-        version: i32,
-        symbols: Vec<RawSymbol>,
-        encoding: PositionEncoding,
-    },
+struct Waiting {
+    version: i32,
+    symbols: Vec<RawSymbol>,
+    encoding: PositionEncoding,
 }
 
 impl Pushed {
-    /// Takes a push of `symbols` for `version` of a document whose current text is `doc`,
-    /// at `generation`; returns the new state (`None`: keep the old one) and the outcome.
+    /// Takes a push of `symbols` for `version` of a document whose current text is `doc`.
     pub(super) fn push(
+        &mut self,
         doc: &Document,
-        generation: u64,
         version: i32,
         symbols: Vec<RawSymbol>,
         encoding: PositionEncoding,
-    ) -> (Option<Pushed>, SymbolsOutcome) {
+    ) -> SymbolsOutcome {
         let current = doc.version();
         if version < current {
-            return (None, SymbolsOutcome::Stale { current });
+            return SymbolsOutcome::Stale { current };
         }
         if version > current {
-            return (Some(Pushed::Pending { version, symbols, encoding }), SymbolsOutcome::Pending);
+            self.waiting = Some(Waiting { version, symbols, encoding });
+            return SymbolsOutcome::Pending;
         }
-        let outline = Arc::new(to_outline(doc, &symbols, encoding));
-        (Some(Pushed::Ready { generation, outline }), SymbolsOutcome::Used)
+        self.adopted = Some((Arc::new(to_outline(doc, &symbols, encoding)), Vec::new()));
+        self.waiting = None;
+        SymbolsOutcome::Used
     }
 
-    /// The state after a change brought the document (now `doc`, at `generation`) to
-    /// `version`: a waiting push for exactly that version is used, one for a later version
-    /// keeps waiting, and anything else is dropped (with its memory).
-    pub(super) fn after_change(self, doc: &Document, generation: u64, version: i32) -> Pushed {
-        match self {
-            Pushed::Pending { version: v, symbols, encoding } if v == version => {
-                Pushed::Ready { generation, outline: Arc::new(to_outline(doc, &symbols, encoding)) }
+    /// Records an edit just applied to the document: the adopted outline's spans follow it.
+    pub(super) fn after_edit(&mut self, edit: &TextEdit) {
+        if let Some((outline, edits)) = &mut self.adopted {
+            edits.push(*edit);
+            if edits.len() >= MAX_RECORDED_EDITS {
+                fold(outline, edits);
             }
-            keep @ Pushed::Pending { version: v, .. } if v > version => keep,
-            _ => Pushed::None,
         }
     }
 
-    /// The pushed outline, if it describes the text at `generation`.
-    pub(super) fn current(&self, generation: u64) -> Option<Arc<Outline>> {
-        match self {
-            Pushed::Ready { generation: g, outline } if *g == generation => Some(outline.clone()),
-            _ => None,
+    /// The document (now `doc`) reached `version`: a waiting push for exactly that version is
+    /// adopted, one for a later version keeps waiting, and one for an earlier version is
+    /// dropped (with its memory).
+    pub(super) fn after_change(&mut self, doc: &Document, version: i32) {
+        match self.waiting.take() {
+            Some(w) if w.version == version => {
+                self.adopted = Some((Arc::new(to_outline(doc, &w.symbols, w.encoding)), Vec::new()));
+            }
+            Some(w) if w.version > version => self.waiting = Some(w),
+            _ => {}
         }
     }
+
+    /// The adopted outline, in bytes of the current text, if the editor pushed one.
+    pub(super) fn current(&mut self) -> Option<Arc<Outline>> {
+        let (outline, edits) = self.adopted.as_mut()?;
+        if !edits.is_empty() {
+            fold(outline, edits);
+        }
+        Some(outline.clone())
+    }
+}
+
+/// Folds recorded edits into the outline's spans, in the order they were applied.
+fn fold(outline: &mut Arc<Outline>, edits: &mut Vec<TextEdit>) {
+    fn shift(symbols: &mut [Symbol], edits: &[TextEdit]) {
+        for s in symbols {
+            s.range = shift_span(s.range, edits);
+            s.selection = shift_span(s.selection, edits);
+            if !s.range.contains(s.selection) {
+                s.selection = s.range;
+            }
+            shift(&mut s.children, edits);
+        }
+    }
+    shift(&mut Arc::make_mut(outline).symbols, edits);
+    edits.clear();
+}
+
+/// Where a span of the text before `edits` lies after them. A span grows to hold an edit that
+/// touches its end (typing at the end of a function stays in it), and its start moves past
+/// text inserted exactly there; an edit that swallows a span leaves it empty at the edit.
+fn shift_span(span: Span, edits: &[TextEdit]) -> Span {
+    let mut span = span;
+    for e in edits {
+        let moved = |o: usize| o - e.old_end_byte + e.new_end_byte;
+        span.start = if span.start < e.start_byte {
+            span.start
+        } else if span.start >= e.old_end_byte {
+            moved(span.start)
+        } else {
+            e.start_byte
+        };
+        span.end = if span.end < e.start_byte {
+            span.end
+        } else if span.end >= e.old_end_byte {
+            moved(span.end)
+        } else {
+            e.new_end_byte
+        };
+        span.end = span.end.max(span.start);
+    }
+    span
 }
 
 /// A symbol as the editor gave it: positions in the editor's terms.

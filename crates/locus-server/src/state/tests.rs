@@ -150,11 +150,12 @@ fn raw(
 }
 
 #[test]
-fn pushed_symbols_are_used_only_for_their_version() {
+fn pushed_symbols_are_adopted_for_their_version_and_follow_edits() {
     let mut s = EditorState::new();
     let uri = "untitled:p.py";
     s.open(uri, "python", 1, PY);
     s.set_cursor(uri, cursor_at(2, 8)).unwrap();
+    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
     let pushed = vec![raw(
         "A",
         SymbolKind::Class,
@@ -162,39 +163,48 @@ fn pushed_symbols_are_used_only_for_their_version() {
         (5, 16),
         vec![raw("f()", SymbolKind::Function, (1, 4), (2, 16), vec![])],
     )];
+    // A push for a version the mirror has not reached waits; tree-sitter answers meanwhile.
     assert_eq!(
-        s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(),
-        SymbolsOutcome::Used
+        s.set_symbols(uri, 2, pushed.clone(), PositionEncoding::Utf16).unwrap(),
+        SymbolsOutcome::Pending
     );
+    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
+    s.change(uri, Some(2), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
+    s.set_cursor(uri, cursor_at(2, 8)).unwrap();
     let c = ctx(&mut s, None).unwrap();
     assert_eq!(
         (chain(&c).as_str(), c.symbols.source),
         ("Class:A > Function:f()", SymbolSource::LanguageServer)
     );
     assert_eq!(c.symbols.total_in_document, 2);
-    // A change makes them stale: tree-sitter answers.
-    s.change(uri, Some(2), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
-    s.set_cursor(uri, cursor_at(2, 8)).unwrap();
+    // Typing keeps the editor's symbols (kinds do not flip to tree-sitter's `Method`), their
+    // ranges shifted by the edits: two lines inserted above `f` move it down by two.
+    s.change(uri, Some(3), &[insert(pos(1, 0), "    x = 1\n    y = 2\n")], PositionEncoding::Utf16)
+        .unwrap();
+    s.set_cursor(uri, cursor_at(4, 8)).unwrap();
     let c = ctx(&mut s, None).unwrap();
     assert_eq!(
         (chain(&c).as_str(), c.symbols.source),
-        ("Class:A > Method:f", SymbolSource::TreeSitter)
+        ("Class:A > Function:f()", SymbolSource::LanguageServer)
     );
-    // A push for the old version is never used against the new text.
+    let f = &c.symbols.containing_scopes[1];
+    assert_eq!((f.start_line, f.end_line), (4, 5), "1-based lines of f after the insert");
+    // Typing at the end of `f` keeps the cursor inside it.
+    s.change(uri, Some(4), &[insert(pos(4, 16), " + 1")], PositionEncoding::Utf16).unwrap();
+    s.set_cursor(uri, cursor_at(4, 20)).unwrap();
+    assert_eq!(chain(&ctx(&mut s, None).unwrap()), "Class:A > Function:f()");
+    // A push for an older version is never adopted against the new text.
     assert_eq!(
         s.set_symbols(uri, 1, pushed.clone(), PositionEncoding::Utf16).unwrap(),
-        SymbolsOutcome::Stale { current: 2 }
+        SymbolsOutcome::Stale { current: 4 }
     );
-    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
-    // A push ahead of the mirror waits for its version.
+    // A push for the current version replaces the adopted one.
+    let renamed = vec![raw("B", SymbolKind::Class, (0, 0), (7, 16), vec![])];
     assert_eq!(
-        s.set_symbols(uri, 3, pushed, PositionEncoding::Utf16).unwrap(),
-        SymbolsOutcome::Pending
+        s.set_symbols(uri, 4, renamed, PositionEncoding::Utf16).unwrap(),
+        SymbolsOutcome::Used
     );
-    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::TreeSitter);
-    s.change(uri, Some(3), &[insert(pos(5, 0), "#")], PositionEncoding::Utf16).unwrap();
-    s.set_cursor(uri, cursor_at(2, 8)).unwrap();
-    assert_eq!(ctx(&mut s, None).unwrap().symbols.source, SymbolSource::LanguageServer);
+    assert_eq!(chain(&ctx(&mut s, None).unwrap()), "Class:B");
 }
 
 #[test]
