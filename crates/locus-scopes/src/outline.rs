@@ -4,10 +4,10 @@ use std::collections::HashMap;
 
 use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, QueryCursor, TextProvider, Tree};
+use tree_sitter::{CaptureQuantifier, Node, QueryCursor, TextProvider, Tree};
 
 use crate::kind::SymbolKind;
-use crate::query::{Filter, LanguageConfig, Merge, Normalize, Part, Role};
+use crate::query::{Filter, Join, JoinElse, LanguageConfig, Merge, Normalize, Part, Role};
 
 /// A half-open byte range of the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -181,8 +181,24 @@ pub(crate) fn extract_region(
             range.end = range.end.max(end);
         }
         let candidate = Candidate { pattern: m.pattern_index, kind, range, names, helpers };
-        match candidates.get(&node.id()) {
-            Some(existing) if existing.pattern <= m.pattern_index => {}
+        match candidates.get_mut(&node.id()) {
+            // tree-sitter may match one pattern at one node several times, each match holding
+            // some of the nodes a quantified capture (`(string)+ @_args`) can take: the
+            // symbol's quantified helpers gather them all, in document order.
+            Some(existing) if existing.pattern == m.pattern_index => {
+                let quantifiers = config.query.capture_quantifiers(m.pattern_index);
+                for (index, span) in candidate.helpers {
+                    let quantified = matches!(
+                        quantifiers[index as usize],
+                        CaptureQuantifier::OneOrMore | CaptureQuantifier::ZeroOrMore
+                    );
+                    if quantified && !existing.helpers.contains(&(index, span)) {
+                        existing.helpers.push((index, span));
+                        existing.helpers.sort_by_key(|&(i, s)| (i, s.start));
+                    }
+                }
+            }
+            Some(existing) if existing.pattern < m.pattern_index => {}
             _ => {
                 candidates.insert(node.id(), candidate);
             }
@@ -254,7 +270,10 @@ pub(crate) fn update(
     }
     // Between two children of the innermost holder (or two top-level symbols): re-extract the
     // gap only. Not where symbols depend on their siblings (merging, heading levels).
-    let independent = config.patterns.iter().all(|p| p.merge == Merge::No && p.level.is_none());
+    let independent = config
+        .patterns
+        .iter()
+        .all(|p| p.merge == Merge::No && p.level.is_none() && p.join == Join::No);
     if independent && self_contained(&outline.symbols, &path) {
         let (children, lo, hi) = match path.is_empty() {
             true => (&outline.symbols, 0, doc.len_bytes()),
@@ -463,8 +482,8 @@ fn build(
 
 /// Turns arena nodes into symbols, applying `hoist`, `keep` and `merge` from the bottom up.
 fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> Vec<Symbol> {
-    // (symbol, merge mode) for this level, hoisted grandchildren included.
-    let mut level: Vec<(Symbol, Merge)> = Vec::with_capacity(indices.len());
+    // (symbol, merge mode, join mode) for this level, hoisted grandchildren included.
+    let mut level: Vec<(Symbol, Merge, (Join, JoinElse))> = Vec::with_capacity(indices.len());
     let mut hoisted = false;
     for &i in indices {
         let child_indices = std::mem::take(&mut arena[i].children);
@@ -475,7 +494,7 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
         if !lifted.is_empty() {
             hoisted = true;
             let lifted = assemble(config, arena, &lifted);
-            level.extend(lifted.into_iter().map(|s| (s, Merge::First)));
+            level.extend(lifted.into_iter().map(|s| (s, Merge::First, (Join::No, JoinElse::Stay))));
         }
         let node = &mut arena[i];
         let info = &config.patterns[node.candidate.pattern];
@@ -495,12 +514,139 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
             selection,
             children,
         };
-        level.push((symbol, info.merge));
+        level.push((symbol, info.merge, (info.join, info.join_else)));
     }
     if hoisted {
-        level.sort_by_key(|(s, _)| (s.range.start, std::cmp::Reverse(s.range.end)));
+        level.sort_by_key(|(s, _, _)| (s.range.start, std::cmp::Reverse(s.range.end)));
     }
-    merge(level)
+    merge(join(level))
+}
+
+/// Joins member groups (`join "prototype"` / `"static"`) into the first earlier sibling of the
+/// same name, as tsserver's navigation tree merges an ES5 class (`function F() {}` followed by
+/// `F.prototype.m = function () {}`) and VS Code shows it:
+/// - a `function` or `value` sibling becomes a Class whose first child is a `constructor`
+///   spanning the sibling itself; another member group becomes a Class; the group's children
+///   move into the class;
+/// - any other sibling of that name (an ES `class`) swallows the group: it is dropped with all
+///   it holds;
+/// - a group follows on the class's range only when the sibling before it is the class's last
+///   part; otherwise it becomes another part, a Class symbol of the same name spanning the
+///   group (VS Code makes one symbol per span of a navigation item);
+/// - a child of the group that holds the group's name is its member (`F.t` of `F.t = {…}`):
+///   then only that child joins, the rest is lost;
+/// - an `export` symbol goes when a sibling before it has its name (tsserver drops an
+///   assignment declaration it cannot merge: `exports.F = F` after `function F() {}`);
+/// - a `static` group joins only a name declared before it (by a `function` or a `prototype`
+///   group); with nothing to join, a group stays or unwraps as `join.else` says (unwrapping
+///   drops the member that holds its name and leaves the other children in its place).
+fn join(level: Vec<(Symbol, Merge, (Join, JoinElse))>) -> Vec<(Symbol, Merge)> {
+    let is_group = |j: Join| matches!(j, Join::Prototype | Join::Static);
+    if !level.iter().any(|(_, _, (j, _))| is_group(*j) || *j == Join::Export) {
+        return level.into_iter().map(|(s, m, _)| (s, m)).collect();
+    }
+    // Each output entry remembers its join mode and whether it has become a class already.
+    let mut out: Vec<(Symbol, Merge, Join, bool)> = Vec::with_capacity(level.len());
+    let mut first: HashMap<String, usize> = HashMap::new();
+    let mut declared: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // For a class's first part: the index of its last part.
+    let mut last_part: HashMap<usize, usize> = HashMap::new();
+    // The output entry the previous sibling became (or joined), if any.
+    let mut previous: Option<usize> = None;
+    for (symbol, merge, (join, otherwise)) in level {
+        if join == Join::Export && first.contains_key(&symbol.name) {
+            previous = None;
+            continue;
+        }
+        if !is_group(join) {
+            let index = out.len();
+            first.entry(symbol.name.clone()).or_insert(index);
+            if join == Join::Function {
+                declared.insert(symbol.name.clone());
+            }
+            out.push((symbol, merge, join, false));
+            previous = Some(index);
+            continue;
+        }
+        let tracked = join == Join::Prototype || declared.contains(&symbol.name);
+        if join == Join::Prototype {
+            declared.insert(symbol.name.clone());
+        }
+        let target = first.get(&symbol.name).copied().filter(|_| tracked);
+        let Some(target) = target else {
+            match otherwise {
+                JoinElse::Stay => {
+                    first.insert(symbol.name.clone(), out.len());
+                    previous = Some(out.len());
+                    out.push((symbol, merge, join, false));
+                }
+                JoinElse::Unwrap => {
+                    previous = None;
+                    let name = symbol.selection;
+                    for child in symbol.children.into_iter().filter(|c| !c.range.contains(name)) {
+                        first.entry(child.name.clone()).or_insert(out.len());
+                        previous = Some(out.len());
+                        out.push((child, Merge::No, Join::No, false));
+                    }
+                }
+            }
+            continue;
+        };
+        if !matches!(out[target].2, Join::Function | Join::Value | Join::Prototype) {
+            // An ES class (or anything else of that name) swallows the group.
+            previous = None;
+            continue;
+        }
+        if !out[target].3 {
+            let entry = &mut out[target];
+            let old = &mut entry.0;
+            if entry.2 != Join::Prototype {
+                let constructor = Symbol {
+                    name: "constructor".to_string(),
+                    kind: SymbolKind::Constructor,
+                    range: old.range,
+                    selection: old.range,
+                    children: std::mem::take(&mut old.children),
+                };
+                old.children = vec![constructor];
+            }
+            old.kind = SymbolKind::Class;
+            entry.3 = true;
+        }
+        // A member written on the left (`F.t = …`, holding the group's name) is all that joins:
+        // what its right side holds is lost, as VS Code loses navigation children that lie
+        // outside their parent's span.
+        let mut symbol = symbol;
+        if symbol.children.iter().any(|c| c.range.contains(symbol.selection)) {
+            let name = symbol.selection;
+            symbol.children.retain(|c| c.range.contains(name));
+        }
+        let part = *last_part.get(&target).unwrap_or(&target);
+        if previous == Some(part) {
+            let class = &mut out[part].0;
+            class.range.end = class.range.end.max(symbol.range.end);
+            class.children.extend(symbol.children);
+            class.children.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
+        } else {
+            let index = out.len();
+            let name = out[target].0.name.clone();
+            out.push((
+                Symbol {
+                    name,
+                    kind: SymbolKind::Class,
+                    range: symbol.range,
+                    selection: symbol.range,
+                    children: symbol.children,
+                },
+                Merge::No,
+                Join::No,
+                true,
+            ));
+            last_part.insert(target, index);
+        }
+        previous = last_part.get(&target).copied().or(Some(target));
+    }
+    out.into_iter().map(|(s, m, _, _)| (s, m)).collect()
 }
 
 /// Collapses same-named symbols whose patterns ask for merging: the last typed one stays if
@@ -608,6 +754,20 @@ fn normalize(text: &str, how: Normalize) -> String {
     match how {
         Normalize::Trim => text.trim().to_string(),
         Normalize::Collapse => text.split_whitespace().collect::<Vec<_>>().join(" "),
+        Normalize::Unbreak => {
+            let mut out = String::with_capacity(text.len());
+            let mut chars = text.trim().chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' if matches!(chars.peek(), Some('\n' | '\r' | '\u{2028}' | '\u{2029}')) => {
+                    }
+                    '\r' if chars.peek() == Some(&'\n') => {}
+                    '\n' | '\r' | '\u{2028}' | '\u{2029}' => {}
+                    c => out.push(c),
+                }
+            }
+            out
+        }
         // Lines of a multi-line heading join with nothing between them, as markdown-it's
         // soft breaks render to no text; white space inside a line stays as written.
         Normalize::Markup => {

@@ -18,8 +18,9 @@
 //! `range.trim "comment"` (trailing nodes of that kind do not count in the range), `keep "if-children"` (drop the symbol unless it has children), `merge
 //! "first"` / `merge "typed"` (same-named sibling symbols from such patterns become one: the
 //! last typed one if any, else the first) and
-//! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`) and `level "N"` (a heading level: the
-//! symbol's range extends to the next symbol of the same or a higher level, or the end).
+//! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`, `"unbreak"`), `level "N"` (a heading level: the
+//! symbol's range extends to the next symbol of the same or a higher level, or the end) and
+//! `join` / `join.else` (same-named siblings joined into one class, as tsserver's ES5 classes).
 
 use std::fmt;
 
@@ -69,6 +70,9 @@ pub(crate) enum Normalize {
     Collapse,
     /// Like `Collapse`, after stripping inline markup: emphasis, code spans, links, images, tags.
     Markup,
+    /// Trim, and remove every line break (with a backslash just before it, a line continuation)
+    /// keeping all other white space, as tsserver spells names (`[`a\nb`]` → `[`ab`]`).
+    Unbreak,
 }
 
 /// How same-named sibling symbols collapse into one (pyright's one symbol per name and scope).
@@ -80,6 +84,33 @@ pub(crate) enum Merge {
     First,
     /// A typed declaration (definition, annotation): of same-named ones, the last typed one stays.
     Typed,
+}
+
+/// How a symbol takes part in joining same-named siblings (tsserver's ES5 classes): see
+/// `queries/README.md`, property `join`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Join {
+    /// Takes no part (but can still be the first sibling of a name, which drops joiners).
+    No,
+    /// A function declaration: declares its name, and becomes a class when members join it.
+    Function,
+    /// Another possible constructor (a variable): becomes a class when members join it.
+    Value,
+    /// A member group that declares its name and joins whatever sibling of that name came first.
+    Prototype,
+    /// A member group that joins only a name declared before it (by `function` or `prototype`).
+    Static,
+    /// Joins nothing, but goes when a sibling before it has its name (`exports.F = F`).
+    Export,
+}
+
+/// What a member group (`join "prototype"` / `"static"`) does when it has nothing to join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JoinElse {
+    /// It stays, a symbol of its own.
+    Stay,
+    /// It goes, and its children take its place, except a member that holds its name.
+    Unwrap,
 }
 
 /// A piece of a name template.
@@ -113,6 +144,8 @@ pub(crate) struct PatternInfo {
     pub hoist: bool,
     /// A node kind (`comment`) that does not count at the end of the symbol's range.
     pub trim: Option<String>,
+    pub join: Join,
+    pub join_else: JoinElse,
 }
 
 /// A language's compiled grammar and symbol query.
@@ -204,6 +237,8 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
         level: None,
         hoist: false,
         trim: None,
+        join: Join::No,
+        join_else: JoinElse::Stay,
     };
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
@@ -214,6 +249,29 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
             "merge" if value == "typed" => info.merge = Merge::Typed,
             "hoist" if value == "true" => info.hoist = true,
             "range.trim" if !value.is_empty() => info.trim = Some(value.to_string()),
+            "join" => {
+                info.join = match value {
+                    "function" => Join::Function,
+                    "value" => Join::Value,
+                    "prototype" => Join::Prototype,
+                    "static" => Join::Static,
+                    "export" => Join::Export,
+                    _ => {
+                        return Err(format!(
+                            "join must be function, value, prototype, static or export, not {value:?}"
+                        ));
+                    }
+                }
+            }
+            "join.else" => {
+                info.join_else = match value {
+                    "stay" => JoinElse::Stay,
+                    "unwrap" => JoinElse::Unwrap,
+                    _ => {
+                        return Err(format!("join.else must be stay or unwrap, not {value:?}"));
+                    }
+                }
+            }
             "level" => {
                 info.level = Some(
                     value
@@ -228,9 +286,10 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
                     "trim" => Normalize::Trim,
                     "collapse" => Normalize::Collapse,
                     "markup" => Normalize::Markup,
+                    "unbreak" => Normalize::Unbreak,
                     _ => {
                         return Err(format!(
-                            "name.normalize must be trim, collapse or markup, not {value:?}"
+                            "name.normalize must be trim, collapse, markup or unbreak, not {value:?}"
                         ));
                     }
                 }
