@@ -23,23 +23,29 @@
 ((class) @symbol.class (#set! name "<class>") (#set! keep "if-children"))
 
 ; --- Functions ---
-(function_declaration name: (_) @name) @symbol.function
-(generator_function_declaration name: (_) @name) @symbol.function
+; A function declaration declares a name that later `F.x = …` statements join (see `join`).
+((function_declaration name: (_) @name) @symbol.function (#set! join "function"))
+((generator_function_declaration name: (_) @name) @symbol.function (#set! join "function"))
 ; A function expression with its own name keeps it, wherever it stands.
 (function_expression name: (_) @name) @symbol.function
 (generator_function name: (_) @name) @symbol.function
 
 ; --- Members of classes and object literals ---
-((method_definition "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
-((method_definition "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
+; A method whose computed name is neither a dotted name nor a literal (`[a + b]() {}`) is not in
+; the navigation tree, nor anything inside it. Names are spelled as tsserver spells them: line
+; breaks inside a computed name are dropped, other white space stays (`unbreak`).
+((method_definition name: (computed_property_name) @_n) @ignore
+  (#not-match? @_n "^\\[\\s*([A-Za-z_$][A-Za-z0-9_$]*(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)*|[0-9][0-9A-Za-z_.]*|'([^'\\\\]|\\\\.)*'|\"([^\"\\\\]|\\\\.)*\"|`[^`$]*`)\\s*\\]$"))
+((method_definition "get" name: (_) @name) @symbol.property (#set! name "(get) {name}") (#set! name.normalize "unbreak"))
+((method_definition "set" name: (_) @name) @symbol.property (#set! name "(set) {name}") (#set! name.normalize "unbreak"))
 ((method_definition name: (property_identifier) @_ctor) @symbol.constructor
   (#eq? @_ctor "constructor") (#set! name "constructor"))
-(method_definition name: (_) @name) @symbol.method
+((method_definition name: (_) @name) @symbol.method (#set! name.normalize "unbreak"))
 
 ; Object literal members, in any object literal (call arguments, returns, arrays, …).
-(pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @skip) @symbol.method
-(pair key: (_) @name value: (class) @skip) @symbol.property
-(pair key: (_) @name) @symbol.property
+((pair key: (_) @name value: [(arrow_function) (function_expression) (generator_function)] @skip) @symbol.method (#set! name.normalize "unbreak"))
+((pair key: (_) @name value: (class) @skip) @symbol.property (#set! name.normalize "unbreak"))
+((pair key: (_) @name) @symbol.property (#set! name.normalize "unbreak"))
 (object (shorthand_property_identifier) @name @symbol.property)
 (object (spread_element (identifier) @name) @symbol.property)
 ((object (spread_element) @symbol.property) (#set! name "<unknown>"))
@@ -49,7 +55,7 @@
 ; --- Variables: the range runs from the name to the end of the initializer. ---
 ; A function or class initializer makes no symbol of its own: its insides belong to the variable.
 (variable_declarator name: (identifier) value: [(arrow_function) (function_expression) (generator_function) (class)] @skip)
-(variable_declarator name: (identifier) @name) @symbol.variable
+((variable_declarator name: (identifier) @name) @symbol.variable (#set! join "value"))
 ; Destructuring: one Variable per bound name.
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))
 (variable_declarator name: (object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name) @symbol.variable))
@@ -67,6 +73,29 @@
 (variable_declarator name: [(object_pattern) (array_pattern)] value: (_) @ignore)
 (for_in_statement kind: _ left: (identifier) @name @symbol.variable)
 
+;
+
+; --- Static members of an ES5 class: after `function F() {}`, `F.s = function () {}` and `F.t = 1`
+; belong to a class F (tsserver's navigation tree; `join` in queries/README.md). The group spans
+; the statement without its `;`; the member inside is the function, or `F.t` named "t". With no
+; function F declared before, the function stays on its own and a value is no symbol. ---
+((expression_statement
+   (assignment_expression
+     left: (member_expression object: (identifier) @name property: (property_identifier) @_n)
+     right: [(arrow_function) (function_expression)])) @symbol.class
+  (#not-eq? @_n "prototype") (#not-any-of? @name "exports" "module")
+  (#set! range.trim ";") (#set! join "static") (#set! join.else "unwrap"))
+((expression_statement
+   (assignment_expression
+     left: (member_expression object: (identifier) @name property: (property_identifier) @_n))) @symbol.class
+  (#not-eq? @_n "prototype") (#not-any-of? @name "exports" "module")
+  (#set! range.trim ";") (#set! join "static") (#set! join.else "unwrap"))
+(assignment_expression left: (member_expression object: (identifier)) @skip right: [(arrow_function) (function_expression)])
+((expression_statement
+   (assignment_expression
+     left: (member_expression object: (identifier) @_o property: (property_identifier) @name) @symbol.variable))
+  (#not-eq? @name "prototype") (#not-any-of? @_o "exports" "module"))
+
 ; --- Assigned functions: `x.y = function () {}` is named "y", `x = () => {}` is named "x". ---
 ((assignment_expression left: (member_expression property: (_) @_n) right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
   (#set! name "{_n}"))
@@ -81,8 +110,8 @@
 ; The callee is the dotted name before the call (`this.items.forEach` → `items.forEach`); a
 ; callee that ends in a call or an index gives no name, and the function is "<function>".
 ((call_expression function: [(identifier) (member_expression)] @_callee
-   arguments: (arguments . [(string) (template_string)] @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args}) callback"))
+   arguments: (arguments [(string) (template_string)]+ @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
+  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args}) callback") (#set! name.normalize "unbreak"))
 ((call_expression function: [(identifier) (member_expression)] @_callee
    arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
   (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}() callback"))

@@ -26,9 +26,19 @@
 (module name: (_) @name) @symbol.module
 ((ambient_declaration "global" @name) @symbol.module)
 
-; Class fields: a function or class initializer makes no symbol of its own.
+; Class fields: a function or class initializer makes no symbol of its own. A computed name that
+; is neither a dotted name nor a literal makes no symbol, nor anything inside the member.
+([(public_field_definition name: (computed_property_name) @_n)
+  (method_signature name: (computed_property_name) @_n)
+  (abstract_method_signature name: (computed_property_name) @_n)
+  (property_signature name: (computed_property_name) @_n)] @ignore
+  (#not-match? @_n "^\\[\\s*([A-Za-z_$][A-Za-z0-9_$]*(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)*|[0-9][0-9A-Za-z_.]*|'([^'\\\\]|\\\\.)*'|\"([^\"\\\\]|\\\\.)*\"|`[^`$]*`)\\s*\\]$"))
 (public_field_definition value: [(arrow_function) (function_expression) (generator_function) (class)] @skip)
-(public_field_definition name: (_) @name) @symbol.property
+; `static accessor x`: the grammar reads `accessor` as the name and puts the real one in an ERROR
+; node right after it (a bare `accessor x` parses well); the field is named by the real one.
+((public_field_definition name: (property_identifier) @_a . (ERROR [(identifier) (private_property_identifier)] @name)) @symbol.property
+  (#eq? @_a "accessor"))
+((public_field_definition name: (_) @name) @symbol.property (#set! name.normalize "unbreak"))
 
 ; Constructor parameter properties are properties of the class, not of the constructor.
 ((required_parameter (accessibility_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
@@ -38,12 +48,12 @@
 ; Interface members (and overload signatures in classes).
 ((method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
 ((method_signature "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
-(interface_body (method_signature name: (_) @name) @symbol.method)
-(class_body (method_signature name: (_) @name) @symbol.method)
+((interface_body (method_signature name: (_) @name) @symbol.method) (#set! name.normalize "unbreak"))
+((class_body (method_signature name: (_) @name) @symbol.method) (#set! name.normalize "unbreak"))
 ((abstract_method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
 ((abstract_method_signature "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
 (abstract_method_signature name: (_) @name) @symbol.method
-(interface_body (property_signature name: (_) @name) @symbol.property)
+((interface_body (property_signature name: (_) @name) @symbol.property) (#set! name.normalize "unbreak"))
 ((interface_body (call_signature) @symbol.variable) (#set! name "()"))
 ((interface_body (construct_signature) @symbol.constructor) (#set! name "new()"))
 (([(interface_body (index_signature) @symbol.variable) (class_body (index_signature) @symbol.variable)]) (#set! name "[]"))

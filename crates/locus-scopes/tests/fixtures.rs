@@ -213,3 +213,137 @@ Run $0`make`.
 fn markdown_before_the_first_heading_is_top_level() {
     check("markdown", "Intro $0text.\n\n# Title\n", expect!["<file>"]);
 }
+
+// Issue 11: TypeScript and JavaScript as tsserver's navigation tree gives them in VS Code.
+
+#[test]
+fn typescript_accessor_fields_are_named_by_their_identifier() {
+    check(
+        "typescript",
+        r#"
+class Element {
+  @property({type: Number})
+  override accessor count: number = $02;
+}
+"#,
+        expect!["Class:Element > Property:count"],
+    );
+}
+
+#[test]
+fn javascript_accessor_fields_are_named_by_their_identifier() {
+    check(
+        "javascript",
+        "class Element {\n  static accessor #count = $01;\n}\n",
+        expect!["Class:Element > Property:#count"],
+    );
+}
+
+#[test]
+fn typescript_computed_names_lose_their_line_breaks_only() {
+    check(
+        "typescript",
+        "class Table {\n  [ `a\nb` ]() {\n    return $01;\n  }\n}\n",
+        expect!["Class:Table > Method:[ `ab` ]"],
+    );
+}
+
+#[test]
+fn typescript_computed_names_that_are_no_names_are_no_symbols() {
+    check(
+        "typescript",
+        "class Table {\n  [prefix + 'x']() {\n    const y = $01;\n  }\n}\n",
+        expect!["Class:Table"],
+    );
+}
+
+#[test]
+fn javascript_callbacks_are_named_with_every_string_argument() {
+    check(
+        "javascript",
+        "createMap(cache, 'etagToModuleMap', `v1`, () => {\n  const m = $0new Map();\n});\n",
+        expect!["Function:createMap('etagToModuleMap', `v1`) callback > Variable:m"],
+    );
+}
+
+#[test]
+fn javascript_prototype_methods_of_an_es_class_are_no_symbols() {
+    check(
+        "javascript",
+        r#"
+class Runner {
+  run() {}
+}
+
+Runner.prototype.runTests = function (suite) {
+  const total = $0suite.total();
+};
+"#,
+        expect!["<file>"],
+    );
+}
+
+#[test]
+fn javascript_es5_classes_are_classes() {
+    check(
+        "javascript",
+        r#"
+function Route(path) {
+  this.path = path;
+}
+
+Route.prototype.dispatch = function (req) {
+  var idx = $00;
+};
+"#,
+        expect!["Class:Route > Function:dispatch > Variable:idx"],
+    );
+}
+
+#[test]
+fn javascript_es5_class_constructor_is_the_function() {
+    check(
+        "javascript",
+        "function Route(path) {\n  this.path = $0path;\n}\nRoute.prototype.all = function () {};\n",
+        expect!["Class:Route > Constructor:constructor"],
+    );
+}
+
+#[test]
+fn javascript_es5_class_parts_split_where_another_symbol_stands_between() {
+    check(
+        "javascript",
+        r#"
+function Route() {}
+Route.prototype.a = function () {};
+var between = 1;
+Route.prototype.b = function () {
+  $0
+};
+"#,
+        expect!["Class:Route > Function:b"],
+    );
+}
+
+#[test]
+fn javascript_static_members_join_a_declared_function() {
+    check(
+        "javascript",
+        "function send() {}\nsend.mi$0me = mime;\nexports.send = send;\n",
+        expect!["Class:send > Variable:mime"],
+    );
+}
+
+#[test]
+fn javascript_exports_of_a_declared_name_are_no_symbols() {
+    check("javascript", "function send() {}\nexports.send = $0send;\n", expect!["<file>"]);
+}
+
+#[test]
+fn typescript_static_assignments_without_a_declared_function_are_no_symbols() {
+    check(
+        "typescript",
+        "const options = {};\noptions.Declarator = {\n  var: $01,\n};\n",
+        expect!["Property:var"],
+    );
+}
