@@ -3,7 +3,8 @@
 -- :terminal and one while Neovim has lost focus, help windows, unnamed buffers, :Locus restart.
 -- Writes what it observed to $LOCUS_E2E_OUT as JSON; tests/e2e/test_nvim.py checks it.
 --
--- $LOCUS_E2E_MODE=missing runs the plugin with a `locus` that does not exist instead.
+-- $LOCUS_E2E_MODE=missing runs the plugin with a `locus` that does not exist instead;
+-- $LOCUS_E2E_MODE=scratch starts with no file and types into the unnamed buffer.
 -- Run: nvim --headless --clean -u NONE -l tests/e2e/nvim_ux_session.lua
 
 local out = { steps = {} }
@@ -44,6 +45,25 @@ local function missing()
   record('clients', #vim.lsp.get_clients({ name = 'locus' }))
   record('locus_cmd', vim.fn.execute('Locus'))
   record('health', checkhealth())
+end
+
+-- Neovim started with no file: an unnamed buffer with text starts Locus by itself.
+local function scratch()
+  vim.opt.runtimepath:prepend(assert(os.getenv('LOCUS_PLUGIN_DIR')))
+  local locus = require('locus')
+  locus.setup({ cmd = { assert(os.getenv('LOCUS_BIN')), 'lsp', '--no-mcp' }, symbols = false })
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'one', 'two' })
+  assert(vim.wait(20000, function()
+    local c = locus.client(buf)
+    return c ~= nil and c.initialized
+  end, 20), 'no locus client for the unnamed buffer')
+  vim.api.nvim_win_set_cursor(0, { 2, 1 })
+  vim.api.nvim_exec_autocmds('CursorMoved', {})
+  local r = locus.client(buf):request_sync('locus/getContext', vim.empty_dict(), 10000, buf)
+  assert(r and not r.err, vim.inspect(r))
+  record('context', r.result)
+  record('notified', notified)
 end
 
 local function ux()
@@ -178,11 +198,21 @@ local function ux()
   record('agent_untitled', agent(false))
   record('untitled_uri', locus.uri(scratch))
 
-  -- Its own window goes: back to the file; then the file's buffer is deleted while only the
-  -- terminal is left: no text editor remains.
+  -- The unnamed buffer goes: back to the file.
   vim.cmd('bwipeout! ' .. scratch)
   vim.cmd.buffer(buf_a)
   record('after_untitled', context())
+
+  -- A file with no filetype is a text editor too.
+  vim.cmd.edit(vim.fs.joinpath(work, 'NOTES'))
+  local notes = vim.api.nvim_get_current_buf()
+  assert(vim.wait(20000, function()
+    return attached(notes)
+  end, 20), 'locus did not attach to NOTES')
+  move(2, 2)
+  record('notes', context())
+  vim.cmd('bwipeout ' .. notes)
+  vim.cmd.buffer(buf_a)
 
   -- :Locus restart: a new server, attached again.
   local before = locus.client(buf_a).id
@@ -210,6 +240,8 @@ end
 local ok, err = xpcall(function()
   if os.getenv('LOCUS_E2E_MODE') == 'missing' then
     missing()
+  elseif os.getenv('LOCUS_E2E_MODE') == 'scratch' then
+    scratch()
   else
     ux()
   end

@@ -152,6 +152,7 @@ def run_ux(work: Path, mode: str = "ux") -> dict:
         pytest.fail(f"the Python `mcp` SDK is missing ({e}): run scripts/install-test-peers.sh and use its pytest")
     (work / ".git").mkdir(exist_ok=True)
     (work / "greeter.py").write_text(PY, encoding="utf-8")
+    (work / "NOTES").write_text("some notes\nmore notes\n", encoding="utf-8")
     (work / "run").mkdir(exist_ok=True)
     out = work / f"{mode}.json"
     env = dict(
@@ -269,6 +270,22 @@ def test_unnamed_buffer_is_an_untitled_document(ux):
     assert ctx["symbols"]["scopeHierarchy"] == "Function:scratch"
     assert ctx["focused"] is True
     assert r["after_untitled"]["file"]["name"] == "greeter.py"
+
+
+def test_file_without_filetype_is_a_text_editor(ux):
+    r, work = ux
+    ctx = r["notes"]
+    assert ctx["file"]["path"] == str(work / "NOTES")
+    assert ctx["cursor"] == {"line": 2, "character": 3}
+    assert ctx["focused"] is True
+
+
+def test_unnamed_buffer_alone_starts_locus(tmp_path):
+    r = run_ux(tmp_path, "scratch")
+    ctx = r["context"]
+    assert ctx["file"]["name"].startswith("Untitled-") and ctx["file"].get("path") is None
+    assert ctx["cursor"] == {"line": 2, "character": 2}
+    assert r["notified"] == []
 
 
 def test_restart_and_no_editor_left(ux):

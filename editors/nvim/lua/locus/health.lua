@@ -114,6 +114,8 @@ local function check_server(locus, st)
   if client then
     local name = vim.api.nvim_buf_get_name(bufnr)
     health.ok(('attached to buffer %d (%s)'):format(bufnr, name ~= '' and vim.fn.fnamemodify(name, ':~:.') or locus.uri(bufnr)))
+  elseif bufnr and vim.api.nvim_buf_is_valid(bufnr) and vim.api.nvim_buf_get_name(bufnr) == '' then
+    health.info(('buffer %d is an empty unnamed buffer: Locus mirrors it (untitled:) once it has text'):format(bufnr))
   elseif bufnr and vim.api.nvim_buf_is_valid(bufnr) then
     health.warn(('not attached to buffer %d (%s)'):format(bufnr, vim.api.nvim_buf_get_name(bufnr)), {
       'Locus attaches when a buffer gets a filetype; check `filetypes` in setup() and :LspLog.',

@@ -57,6 +57,8 @@ local state = {
   focused = true,
   -- The last normal buffer (buftype '') the user entered, for :checkhealth and :Locus.
   last_buf = nil,
+  -- Client ids :Locus restart stopped (their exit is no surprise).
+  stopping = {},
   -- Whether setup() ran, and why Locus is off when it is.
   setup_done = false,
   disabled = nil,
@@ -75,7 +77,10 @@ end
 --- The locus client for `bufnr`: one attached to it, or for a mirrored unnamed buffer any
 --- initialized one; `nil` when Locus does not know the buffer. Without `bufnr`, any client.
 function M.client(bufnr)
-  if bufnr and bufnr ~= 0 and is_untitled(bufnr) then
+  if bufnr == 0 then
+    bufnr = api.nvim_get_current_buf()
+  end
+  if bufnr and is_untitled(bufnr) then
     for _, c in ipairs(clients()) do
       if state.untitled[bufnr].clients[c.id] then
         return c
@@ -456,17 +461,39 @@ local function untitled_watch(bufnr)
   })
 end
 
+-- Files with no filetype (`LICENSE`, `notes`): Neovim's LSP client starts servers on FileType,
+-- which such a file never gets, so with `filetypes = nil` (every file) the plugin attaches
+-- Locus itself when the buffer is entered.
+local function attach_plain(bufnr)
+  if
+    M.config.filetypes ~= nil
+    or state.disabled
+    or not state.setup_done
+    or not api.nvim_buf_is_loaded(bufnr)
+    or vim.bo[bufnr].buftype ~= ''
+    or vim.bo[bufnr].filetype ~= ''
+    or api.nvim_buf_get_name(bufnr) == ''
+    or #clients(bufnr) > 0
+  then
+    return
+  end
+  local cfg = vim.deepcopy(vim.lsp.config[M.config.name])
+  cfg.root_dir = vim.fs.root(bufnr, M.config.root_markers)
+  vim.lsp.start(cfg, { bufnr = bufnr })
+end
+
 -- Statusline and winbar: the context of the current buffer, asked for after the cursor rests
 -- `refresh_debounce` ms, stored per buffer; the status lines are redrawn when the answer
 -- arrives and changes what they show.
 
 local refresh_timer
 
+-- What statusline() and winbar() show of `ctx`: a redraw is needed only when this changes.
 local function summary(ctx)
   if not ctx then
     return ''
   end
-  return vim.inspect({ ctx.symbols and ctx.symbols.scopeHierarchy, ctx.cursor and ctx.cursor.line })
+  return vim.inspect({ ctx.symbols and ctx.symbols.scopeHierarchy, ctx.file and (ctx.file.name or ctx.file.path) })
 end
 
 --- Asks Locus for the context of `bufnr` (default: the current buffer) at its cursor, stores
@@ -592,6 +619,7 @@ end
 function M.restart()
   local old = clients()
   for _, c in ipairs(old) do
+    state.stopping[c.id] = true
     c:stop()
   end
   vim.wait(3000, function()
@@ -855,7 +883,9 @@ function M.setup(opts)
     on_exit = function(code, signal, client_id)
       state.cursor_sent[client_id], state.active_sent[client_id] = nil, nil
       state.last_editor[client_id], state.mcp[client_id] = nil, nil
-      if code ~= 0 and vim.v.exiting == vim.NIL then
+      local expected = state.stopping[client_id]
+      state.stopping[client_id] = nil
+      if (code ~= 0 or signal ~= 0) and not expected and vim.v.exiting == vim.NIL then
         vim.schedule(function()
           vim.notify(
             ('locus: `locus lsp` exited (code %d, signal %d); see :LspLog, then :Locus restart'):format(code, signal),
@@ -893,6 +923,7 @@ function M.setup(opts)
       end
       untitled_watch(args.buf)
       untitled_sync(args.buf)
+      attach_plain(args.buf)
       M.send_active()
       M.send_cursor()
       schedule_refresh()
@@ -958,6 +989,12 @@ function M.setup(opts)
       state.context_seq[args.buf] = nil
     end,
   })
+
+  -- Buffers that exist already (setup() after start-up, or called again).
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    untitled_watch(bufnr)
+    untitled_sync(bufnr)
+  end
 end
 
 return M
