@@ -2,7 +2,7 @@
 
 ; `declare …` and decorators written before a class member extend its range.
 (ambient_declaration (_) @range.extend) @range.start
-(class_body (decorator)+ @range.start . [(method_definition) (method_signature) (abstract_method_signature)] @range.extend)
+(class_body (decorator)+ @range.start . (comment)* . [(method_definition) (method_signature) (abstract_method_signature)] @range.extend)
 ; A member's range includes the `;` or `,` that ends it (tree-sitter makes it the next sibling).
 (class_body [(public_field_definition) (method_signature) (abstract_method_signature) (index_signature)] @range.extend . [";" ","] @range.end)
 (interface_body [(property_signature) (method_signature) (call_signature) (construct_signature) (index_signature)] @range.extend . [";" ","] @range.end)
@@ -12,6 +12,23 @@
 ([(variable_declarator value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))
   (pair value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))
   (public_field_definition value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))])
+
+; `catch (e: unknown)`: the variable spans its type.
+(catch_clause parameter: (identifier) @name @symbol.variable type: (_) @range.end)
+
+; Object types the navigation tree walks: a call's type arguments (`register<{ a: A }>(…)`) and
+; the parameter types of a function that initializes a variable, property or field. Their
+; members are Properties, each with its `;` or `,`; nothing inside a member is walked.
+([(call_expression type_arguments: (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))
+  (new_expression type_arguments: (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))
+  (variable_declarator value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property))) (optional_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property)))])))
+  (pair value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property))) (optional_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property)))])))
+  (public_field_definition value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property))) (optional_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property)))])))])
+; The same object types inside a union (`null | { a: A }`).
+([(variable_declarator value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (union_type (object_type (property_signature name: (_) @name) @symbol.property)))) (optional_parameter type: (type_annotation (union_type (object_type (property_signature name: (_) @name) @symbol.property))))])))
+  (public_field_definition value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (union_type (object_type (property_signature name: (_) @name) @symbol.property)))) (optional_parameter type: (type_annotation (union_type (object_type (property_signature name: (_) @name) @symbol.property))))])))])
+(object_type (property_signature) @range.extend . [";" ","] @range.end)
+(object_type (property_signature type: (_) @ignore))
 
 (abstract_class_declaration name: (_) @name) @symbol.class
 (interface_declaration name: (_) @name) @symbol.interface
@@ -34,6 +51,11 @@
   (property_signature name: (computed_property_name) @_n)] @ignore
   (#not-match? @_n "^\\[\\s*([A-Za-z_$][A-Za-z0-9_$]*(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)*|[0-9][0-9A-Za-z_.]*|'([^'\\\\]|\\\\.)*'|\"([^\"\\\\]|\\\\.)*\"|`[^`$]*`)\\s*\\]$"))
 (public_field_definition value: [(arrow_function) (function_expression) (generator_function) (class)] @skip)
+; `@Log find(a: A): R;` (a decorated overload signature): the grammar reads a field `find` and an
+; ERROR holding the parameters and return type; it is a Method spanning both and its `;`.
+((class_body (public_field_definition name: (_) @name) @symbol.method . (ERROR . (formal_parameters)) @range.end)
+  (#set! name.normalize "unbreak"))
+(class_body (public_field_definition) @range.extend . (ERROR . (formal_parameters)) . ";" @range.end)
 ; `static accessor x`: the grammar reads `accessor` as the name and puts the real one in an ERROR
 ; node right after it (a bare `accessor x` parses well); the field is named by the real one.
 ((public_field_definition name: (property_identifier) @_a . (ERROR [(identifier) (private_property_identifier)] @name)) @symbol.property
