@@ -2,8 +2,9 @@
 //!
 //! **Invariants.**
 //! - A [`Mark::At`] is in bytes of its document's current text. After an edit it is shifted
-//!   by the edit when the editor reports its cursor itself, and placed where the edit ends
-//!   when it does not (the last edit stands in for the cursor).
+//!   by the edit when the editor reports its cursor itself, and placed where the edit left
+//!   the editor's cursor when it does not (the last edit stands in for the cursor; see
+//!   `typing_cursor`).
 //! - A cursor given for a version the mirror has not reached waits as [`Mark::Pending`]; it
 //!   is resolved against the text once the mirror gets there, and until then the position
 //!   is read against the text we have, clamped.
@@ -69,8 +70,9 @@ impl Mark {
         }
     }
 
-    /// The mark after `edit`; `plugin` says whether the editor reports its cursor itself.
-    pub(super) fn after_edit(self, edit: &TextEdit, plugin: bool) -> Mark {
+    /// The mark after `edit`, which made `doc` (the text after it); `plugin` says whether the
+    /// editor reports its cursor itself.
+    pub(super) fn after_edit(self, edit: &TextEdit, doc: &Document, plugin: bool) -> Mark {
         match self {
             Mark::At { offset, mut selections } if plugin => {
                 for s in &mut selections {
@@ -80,7 +82,7 @@ impl Mark {
             }
             pending @ Mark::Pending { .. } => pending,
             // Without a plugin the last edit stands in for the cursor.
-            _ if !plugin => Mark::At { offset: edit.new_end_byte, selections: Vec::new() },
+            _ if !plugin => Mark::At { offset: typing_cursor(doc, edit), selections: Vec::new() },
             other => other,
         }
     }
@@ -109,6 +111,57 @@ fn resolve(doc: &Document, update: &CursorUpdate) -> (usize, Option<Span>) {
         .map(|r| span_of(doc, *r, update.encoding))
         .filter(|s| s.start != s.end);
     (offset, selection)
+}
+
+/// Pairs editors close as the user opens them (auto-pairs), opener then closer.
+const PAIRS: [(char, char); 6] =
+    [('(', ')'), ('[', ']'), ('{', '}'), ('"', '"'), ('\'', '\''), ('`', '`')];
+
+/// Inserted texts longer than this are taken as they come (their end is the cursor): the
+/// shapes below are keystrokes, never pastes of whole files.
+const TYPED_BYTES: usize = 256;
+
+/// Where the editor's cursor is after `edit` (which made `doc`), for editors that do not
+/// say: where the edit left it. That is the end of the inserted text, less what the editor
+/// inserted *after* its cursor, which two shapes of edit have (every editor that auto-pairs
+/// makes them, Helix, VS Code and Zed alike):
+/// - an auto-pair: the inserted text ends with an opener and its closer (`(` typed, `()`
+///   inserted): the cursor is between them;
+/// - a line break between a pair (Enter in `{|}`): the inserted text is only whitespace with
+///   two or more line breaks, right after an opener and right before its closer; the closer
+///   goes down a line and the cursor stays on the new, indented line in between, before the
+///   inserted text's last line break.
+///
+/// An edit that only deletes leaves the cursor where the deleted text was.
+fn typing_cursor(doc: &Document, edit: &TextEdit) -> usize {
+    let (start, end) = (edit.start_byte, edit.new_end_byte);
+    if end <= start || end - start > TYPED_BYTES {
+        return end;
+    }
+    let inserted = doc.slice(start, end);
+    let mut tail = inserted.chars().rev();
+    if let (Some(last), Some(before)) = (tail.next(), tail.next())
+        && PAIRS.contains(&(before, last))
+    {
+        return end - last.len_utf8();
+    }
+    let line_breaks = inserted.matches('\n').count() + inserted.matches('\r').count()
+        - inserted.matches("\r\n").count();
+    if line_breaks >= 2 && inserted.chars().all(char::is_whitespace) {
+        let opener = doc.slice(start.saturating_sub(4), start).chars().next_back();
+        let closer = doc.slice(end, end + 4).chars().next();
+        if let (Some(opener), Some(closer)) = (opener, closer)
+            && PAIRS[..3].contains(&(opener, closer))
+            && let Some(mut last_break) = inserted.rfind(['\n', '\r'])
+        {
+            // The last line break starts at its `\r` when it is `\r\n`.
+            if inserted[last_break..].starts_with('\n') && inserted[..last_break].ends_with('\r') {
+                last_break -= 1;
+            }
+            return start + last_break;
+        }
+    }
+    end
 }
 
 /// Where an offset goes when `edit` is applied: before the edit it stays, after it shifts,

@@ -287,9 +287,13 @@ pub(super) fn keep_awake(docs: &mut HashMap<String, DocState>, keep: &str) {
     }
 }
 
-/// The URI of the open document at `path` (for `locus.cursor`): a relative path is looked up
-/// against the working directory, then each workspace folder, then as the end of exactly one
-/// open document's path.
+/// The URI of the open document at `path` (for `locus.cursor`). The path is what an editor's
+/// keymap could spell (Helix's `%{buffer_name}`: relative to its working directory, or `~/…`
+/// under the home folder): `~` is the home folder; a relative path is looked up against the
+/// editor's working directory (Helix's can change with `:cd`), Locus's own (editors start
+/// servers in the workspace root), then each workspace folder; last, as the end of exactly one
+/// open document's path. `.` and `..` are resolved by their names, for unsaved files that are
+/// not on disk; symbolic links through the file system.
 pub(super) fn find_path(
     docs: &HashMap<String, DocState>,
     folders: &[PathBuf],
@@ -299,17 +303,19 @@ pub(super) fn find_path(
         let p = p.to_string_lossy();
         docs.values().find(|d| d.path == p).map(|d| d.uri.clone())
     };
+    let path = expand_home(path);
     let mut candidates = Vec::new();
     if path.is_absolute() {
-        candidates.push(path.to_path_buf());
+        candidates.push(path.clone());
     } else {
+        candidates.extend(editor_dir().map(|d| d.join(&path)));
         if let Ok(cwd) = std::env::current_dir() {
-            candidates.push(cwd.join(path));
+            candidates.push(cwd.join(&path));
         }
-        candidates.extend(folders.iter().map(|f| f.join(path)));
+        candidates.extend(folders.iter().map(|f| f.join(&path)));
     }
     for c in &candidates {
-        if let Some(uri) = by_path(c) {
+        if let Some(uri) = by_path(c).or_else(|| by_path(&normalize(c))) {
             return Some(uri);
         }
         if let Ok(canonical) = std::fs::canonicalize(c)
@@ -320,11 +326,59 @@ pub(super) fn find_path(
     }
     // A relative path that matches the end of exactly one open document's path.
     if !path.is_absolute() {
+        let tail = normalize(&path);
         let mut hits =
-            docs.values().filter(|d| Path::new(&d.path).ends_with(path)).map(|d| d.uri.clone());
+            docs.values().filter(|d| Path::new(&d.path).ends_with(&tail)).map(|d| d.uri.clone());
         if let (Some(one), None) = (hits.next(), hits.next()) {
             return Some(one);
         }
     }
     None
+}
+
+/// `path` with a leading `~` component replaced by the home folder (`$HOME`); other paths,
+/// and every path when the home folder is unknown, unchanged.
+fn expand_home(path: &Path) -> PathBuf {
+    let mut components = path.components();
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    match (components.next(), home) {
+        (Some(std::path::Component::Normal(first)), Some(home)) if first == "~" => {
+            PathBuf::from(home).join(components.as_path())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// The working directory of the editor that started Locus (its parent process), where the
+/// system says (Linux's `/proc`); `None` elsewhere.
+fn editor_dir() -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        std::fs::read_link(format!("/proc/{}/cwd", std::os::unix::process::parent_id())).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// `path` with `.` components dropped and each `..` taking away the component before it,
+/// by name only (a `..` with nothing before it stays).
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            other => out.push(other),
+        }
+    }
+    out.iter().collect()
 }

@@ -394,3 +394,70 @@ fn least_recently_touched_documents_sleep_and_wake_exact() {
     assert!(!s.docs[uri].asleep);
     assert_eq!(s.docs[uri].source.doc().text(), format!("# hi\n{big}"));
 }
+
+/// Issue 11 §4: an auto-paired `()` left the cursor one character right of the editor's. The
+/// cursor after an edit is where the edit left it: between an auto-pair, and on the new line
+/// between a pair split by Enter. Each edit is what Helix 25.07.1 sends for the keystroke.
+#[test]
+fn without_a_plugin_the_cursor_is_where_the_edit_left_it() {
+    let uri = "untitled:pairs.py";
+    let cursor = |s: &mut EditorState| {
+        let c = ctx(s, Some(uri)).unwrap();
+        (c.cursor.line, c.cursor.character)
+    };
+    let mut s = EditorState::new();
+    s.open(uri, "python", 1, "print\n");
+    // `(` typed after `print`: Helix inserts `()` and its cursor sits on the `)`.
+    s.change(uri, Some(2), &[insert(pos(0, 5), "()")], PositionEncoding::Utf8).unwrap();
+    assert_eq!(cursor(&mut s), (1, 7));
+    // `x` typed there: the plain rule, the end of the insertion.
+    s.change(uri, Some(3), &[insert(pos(0, 6), "x")], PositionEncoding::Utf8).unwrap();
+    assert_eq!(cursor(&mut s), (1, 8));
+    // Quotes pair too, multi-byte text before them counts in characters (UTF-16 here).
+    s.change(uri, Some(4), &[insert(pos(0, 7), ", é\"\"")], PositionEncoding::Utf16).unwrap();
+    assert_eq!(s.text(uri).unwrap().1, "print(x, é\"\")\n");
+    assert_eq!(cursor(&mut s), (1, 12));
+    // Enter between `(` and `)`: the indented middle line holds the cursor, the `)` moves down.
+    s.open(uri, "python", 1, "f()\n");
+    s.change(uri, Some(2), &[insert(pos(0, 2), "\n    \n")], PositionEncoding::Utf8).unwrap();
+    assert_eq!(s.text(uri).unwrap().1, "f(\n    \n)\n");
+    assert_eq!(cursor(&mut s), (2, 5));
+    // The same with CRLF line breaks and the closer's indentation after the last one.
+    s.open(uri, "python", 1, "    g{}\r\n");
+    s.change(uri, Some(2), &[insert(pos(0, 6), "\r\n        \r\n    ")], PositionEncoding::Utf8)
+        .unwrap();
+    assert_eq!(cursor(&mut s), (2, 9));
+    // Enter anywhere else, or whitespace not between a pair, ends where it ends.
+    s.open(uri, "python", 1, "f(a)\n");
+    s.change(uri, Some(2), &[insert(pos(0, 3), "\n  \n")], PositionEncoding::Utf8).unwrap();
+    assert_eq!(cursor(&mut s), (3, 1));
+    // A deletion (Backspace inside `()` deletes both) leaves the cursor where the text was.
+    s.open(uri, "python", 1, "f()\n");
+    let both = Change { range: Some(Range { start: pos(0, 1), end: pos(0, 3) }), text: "".into() };
+    s.change(uri, Some(2), &[both], PositionEncoding::Utf8).unwrap();
+    assert_eq!(cursor(&mut s), (1, 2));
+}
+
+/// Issue 11 §4: Helix's `%{buffer_name}` is relative to its working directory, or `~/…`.
+#[test]
+fn the_cursor_command_expands_home_and_resolves_dots() {
+    let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) else {
+        panic!("HOME must be set for this test");
+    };
+    let home = PathBuf::from(home);
+    let file = home.join("locus-test-not-on-disk/src/app.py");
+    let uri = format!("file://{}", file.display());
+    let mut s = EditorState::new();
+    s.set_folders(vec![PathBuf::from("/work/proj")]);
+    s.open(&uri, "python", 1, PY);
+    s.open("file:///work/proj/lib/util.py", "python", 1, PY);
+    let found =
+        s.set_cursor_by_path(Path::new("~/locus-test-not-on-disk/src/app.py"), cursor_at(0, 0));
+    assert_eq!(found.unwrap(), uri);
+    // `.` and `..` resolve by name: the file need not exist on disk.
+    let found = s.set_cursor_by_path(Path::new("./src/../lib/./util.py"), cursor_at(0, 0));
+    assert_eq!(found.unwrap(), "file:///work/proj/lib/util.py");
+    // A name that matches nothing (Helix's `[scratch]`) is an error naming it.
+    let err = s.set_cursor_by_path(Path::new("[scratch]"), cursor_at(0, 0)).unwrap_err();
+    assert_eq!(err.to_string(), "no open document has the path `[scratch]`");
+}
