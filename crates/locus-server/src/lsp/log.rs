@@ -1,9 +1,17 @@
-//! Logging for `locus lsp`: to stderr, and to the editor's log (`window/logMessage`) once
-//! a client is attached. One level filters both; `--log-level` or `LOCUS_LOG` sets it.
+//! Logging for `locus lsp`. One level filters everything; `--log-level` or `LOCUS_LOG` sets it.
+//!
+//! **Invariants.**
+//! - Every message goes to the editor's log (`window/logMessage`); only warnings and errors
+//!   also go to stderr. Editors file a server's stderr as errors (Helix's log says `[ERROR]`,
+//!   Neovim's `lsp.log` too), so informational lines there would read as failures.
+//! - Nothing reaches the editor before it attaches at `initialize` (the LSP forbids it):
+//!   earlier messages wait, and are sent when it attaches. Nothing reaches it after
+//!   [`Log::close`], which the server calls once the editor said `exit`.
+//! - Messages reach the editor in the order they were logged.
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
+use std::sync::{Mutex, PoisonError};
 
 use tokio::sync::mpsc::UnboundedSender;
 use tower_lsp_server::ls_types::MessageType;
@@ -73,21 +81,62 @@ impl fmt::Display for Level {
     }
 }
 
+/// A message for the editor: a line of its log (`window/logMessage`), or one shown to the
+/// user (`window/showMessage`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToEditor {
+    /// Whether the editor shows it to the user (`window/showMessage`) rather than logs it.
+    pub show: bool,
+    /// Its severity.
+    pub typ: MessageType,
+    /// The text.
+    pub message: String,
+}
+
+/// Where messages for the editor go.
+pub type EditorSender = UnboundedSender<ToEditor>;
+
+/// How many messages wait for the editor to attach; later ones before it attaches are dropped.
+const MAX_WAITING: usize = 256;
+
+/// Where the logger's messages for the editor go, over the server's life.
+enum Route {
+    /// No editor yet: messages wait (up to [`MAX_WAITING`]).
+    Waiting(Vec<ToEditor>),
+    /// Sent to the editor.
+    Attached(EditorSender),
+    /// The editor said `exit`: nothing more is sent.
+    Closed,
+}
+
 /// The logger of one server.
 pub struct Log {
     level: Level,
-    client: OnceLock<UnboundedSender<(MessageType, String)>>,
+    route: Mutex<Route>,
 }
 
 impl Log {
     /// A logger writing messages at `level` and above.
     pub fn new(level: Level) -> Log {
-        Log { level, client: OnceLock::new() }
+        Log { level, route: Mutex::new(Route::Waiting(Vec::new())) }
     }
 
-    /// From now on, messages also go to the editor through `tx`.
-    pub fn attach(&self, tx: UnboundedSender<(MessageType, String)>) {
-        let _ = self.client.set(tx);
+    /// From now on, messages go to the editor through `tx`, the waiting ones first. Does
+    /// nothing once closed.
+    pub fn attach(&self, tx: EditorSender) {
+        let mut route = self.route.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Route::Waiting(waiting) = &mut *route {
+            for message in waiting.drain(..) {
+                let _ = tx.send(message);
+            }
+            *route = Route::Attached(tx);
+        }
+    }
+
+    /// From now on nothing goes to the editor (it said `exit`); warnings and errors still go
+    /// to stderr.
+    pub fn close(&self) {
+        *self.route.lock().unwrap_or_else(PoisonError::into_inner) = Route::Closed;
     }
 
     /// Whether messages at `level` are written.
@@ -97,15 +146,46 @@ impl Log {
 
     /// Writes one message at `level`.
     pub fn log(&self, level: Level, args: fmt::Arguments<'_>) {
-        if !self.enabled(level) {
-            return;
+        if self.enabled(level) {
+            self.write(level, args.to_string(), false);
         }
-        let message = args.to_string();
-        // One write per line, so lines from two threads never interleave.
-        let line = format!("locus lsp [{level}] {message}\n");
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
-        if let Some(tx) = self.client.get() {
-            let _ = tx.send((level.message_type(), message));
+    }
+
+    /// Writes one message at `level` and shows it to the user (`window/showMessage`), for
+    /// what they asked for and did not get. It is shown whatever the level filter, and
+    /// logged as any other message.
+    pub fn show(&self, level: Level, args: fmt::Arguments<'_>) {
+        self.write(level, args.to_string(), true);
+    }
+
+    fn write(&self, level: Level, message: String, show: bool) {
+        let logged = self.enabled(level);
+        if logged && level <= Level::Warn {
+            // One write per line, so lines from two threads never interleave.
+            let line = format!("locus lsp [{level}] {message}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+        }
+        let typ = level.message_type();
+        let mut outgoing = Vec::with_capacity(2);
+        if show {
+            outgoing.push(ToEditor { show: true, typ, message: message.clone() });
+        }
+        if logged {
+            outgoing.push(ToEditor { show: false, typ, message });
+        }
+        // The lock is held while sending (which never blocks), so messages keep their order.
+        let mut route = self.route.lock().unwrap_or_else(PoisonError::into_inner);
+        match &mut *route {
+            Route::Waiting(waiting) => {
+                let room = MAX_WAITING.saturating_sub(waiting.len());
+                waiting.extend(outgoing.into_iter().take(room));
+            }
+            Route::Attached(tx) => {
+                for message in outgoing {
+                    let _ = tx.send(message);
+                }
+            }
+            Route::Closed => {}
         }
     }
 
@@ -127,5 +207,52 @@ impl Log {
     /// Detail.
     pub fn debug(&self, args: fmt::Arguments<'_>) {
         self.log(Level::Debug, args);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn received(rx: &mut tokio::sync::mpsc::UnboundedReceiver<ToEditor>) -> Vec<ToEditor> {
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    #[test]
+    fn messages_wait_for_the_editor_and_stop_at_close() {
+        let log = Log::new(Level::Info);
+        log.info(format_args!("before initialize"));
+        log.debug(format_args!("filtered out"));
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        log.attach(tx);
+        log.warn(format_args!("a warning"));
+        log.show(Level::Warn, format_args!("shown"));
+        log.close();
+        log.error(format_args!("after exit"));
+        let got = received(&mut rx);
+        let expect = |show, typ, message: &str| ToEditor { show, typ, message: message.into() };
+        assert_eq!(
+            got,
+            vec![
+                expect(false, MessageType::INFO, "before initialize"),
+                expect(false, MessageType::WARNING, "a warning"),
+                expect(true, MessageType::WARNING, "shown"),
+                expect(false, MessageType::WARNING, "shown"),
+            ]
+        );
+    }
+
+    #[test]
+    fn shown_messages_ignore_the_level_filter() {
+        let log = Log::new(Level::Error);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        log.attach(tx);
+        log.show(Level::Warn, format_args!("shown"));
+        log.info(format_args!("not logged"));
+        let got = received(&mut rx);
+        assert_eq!(
+            got,
+            vec![ToEditor { show: true, typ: MessageType::WARNING, message: "shown".into() }]
+        );
     }
 }

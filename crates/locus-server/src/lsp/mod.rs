@@ -65,22 +65,31 @@ where
         log: log::Log::new(options.log_level),
         client_log: Mutex::new(None),
     });
-    match options.mcp_port {
-        None => {
-            ctx.log.info(format_args!("locus lsp {} (MCP disabled)", env!("CARGO_PKG_VERSION")))
-        }
-        Some(port) => ctx.log.info(format_args!(
-            "locus lsp {} (MCP on 127.0.0.1, port {port} requested; 0 = random)",
-            env!("CARGO_PKG_VERSION")
+    // These wait in the log until the editor attaches at `initialize` (see `log`).
+    let version = env!("CARGO_PKG_VERSION");
+    match (options.mcp_port, crate::mcp::sidecar::current()) {
+        (None, _) => ctx.log.info(format_args!("locus lsp {version} (MCP disabled)")),
+        (Some(_), Some(sidecar)) => ctx.log.info(format_args!(
+            "locus lsp {version}: MCP on {} (discovery file {})",
+            sidecar.url(),
+            sidecar.discovery_file().display()
+        )),
+        // Why it did not start is on stderr already (`crate::mcp::start_sidecar`).
+        (Some(port), None) => ctx.log.info(format_args!(
+            "locus lsp {version} (MCP could not start on 127.0.0.1, port {port}; 0 = random)"
         )),
     }
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(MessageType, String)>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<log::ToEditor>();
     let backend_ctx = ctx.clone();
     let (service, socket) = LspService::build(move |client: Client| {
         let forward = client.clone();
         tokio::spawn(async move {
-            while let Some((typ, message)) = rx.recv().await {
-                forward.log_message(typ, message).await;
+            while let Some(m) = rx.recv().await {
+                if m.show {
+                    forward.show_message(m.typ, m.message).await;
+                } else {
+                    forward.log_message(m.typ, m.message).await;
+                }
             }
         });
         Backend { ctx: backend_ctx }
@@ -92,12 +101,9 @@ where
     let (framed_in, sanitized) = tokio::io::duplex(1 << 16);
     tokio::spawn(transport::sanitize(input, sanitized, ctx.clone()));
     Server::new(framed_in, output, socket).serve(edge).await;
-    let shutdown = ctx.session().shutdown;
-    ctx.log.info(format_args!(
-        "locus lsp stopped{}",
-        if shutdown { "" } else { " without a shutdown request" }
-    ));
-    Ok(shutdown)
+    // The editor said `exit` (or closed the pipe): nothing more goes to it.
+    ctx.log.close();
+    Ok(ctx.session().shutdown)
 }
 
 /// What was negotiated with the editor.
@@ -115,7 +121,7 @@ pub(crate) struct Ctx {
     session: Mutex<Session>,
     log: log::Log,
     /// Where log messages for the editor go, handed to `log` at `initialize`.
-    client_log: Mutex<Option<tokio::sync::mpsc::UnboundedSender<(MessageType, String)>>>,
+    client_log: Mutex<Option<log::EditorSender>>,
 }
 
 impl Ctx {
@@ -236,8 +242,20 @@ impl Backend {
         caps
     }
 
+    /// `locus.cursor`: the cursor by path, from editors whose keymaps can run a command but
+    /// that have no plugin API (Helix). The path may be absolute, a `file:` URI, `~/…`, or
+    /// relative to the editor's working directory or a workspace folder (see
+    /// `state::document::find_path`). Whatever goes wrong is shown to the user as well as
+    /// answered as an error: Helix 25.07 only logs a failed command's error, and the user
+    /// pressed a key expecting something to happen.
     fn cursor_command(&self, arguments: &[Value]) -> Result<Option<Value>> {
-        let args = wire::CursorArgument::parse_all(arguments).map_err(Error::invalid_params)?;
+        let args = match wire::CursorArgument::parse_all(arguments) {
+            Ok(args) => args,
+            Err(e) => {
+                self.ctx.log.show(Level::Warn, format_args!("Locus: {e}"));
+                return Err(Error::invalid_params(e));
+            }
+        };
         for arg in args {
             let path = if arg.path.starts_with("file:") {
                 crate::state::path_of(&arg.path)
@@ -263,11 +281,26 @@ impl Backend {
                     .ctx
                     .log
                     .debug(format_args!("{CURSOR_COMMAND}: {uri}:{}:{}", arg.line, arg.column)),
-                Some(Err(e)) => {
-                    self.ctx.log.warn(format_args!("{CURSOR_COMMAND}: {e}"));
+                Some(Err(e @ crate::state::StateError::UnknownPath(_))) => {
+                    self.ctx.log.show(
+                        Level::Warn,
+                        format_args!(
+                            "Locus: {e} (is `locus` among this language's language servers?)"
+                        ),
+                    );
                     return Err(Error::invalid_params(e.to_string()));
                 }
-                None => return Err(Error::internal_error()),
+                Some(Err(e)) => {
+                    self.ctx.log.show(Level::Warn, format_args!("Locus: {CURSOR_COMMAND}: {e}"));
+                    return Err(Error::invalid_params(e.to_string()));
+                }
+                None => {
+                    self.ctx.log.show(
+                        Level::Error,
+                        format_args!("Locus: {CURSOR_COMMAND} failed; see the log"),
+                    );
+                    return Err(Error::internal_error());
+                }
             }
         }
         Ok(None)
