@@ -33,6 +33,28 @@
      left: (member_expression object: (identifier) @name property: (property_identifier) @_p)
      right: (object (_)))) @symbol.property
   (#eq? @_p "prototype") (#set! range.trim ";") (#set! join "prototype"))
+; `Object.defineProperty(F.prototype, 'x', {…})` and `Object.defineProperty(F, 'x', {…})` are member
+; groups of F too, holding a Variable "x" that spans the call, with the descriptor's members in it.
+((expression_statement
+   (call_expression
+     function: (member_expression object: (identifier) @_o property: (property_identifier) @_d)
+     arguments: (arguments . (member_expression object: (identifier) @name property: (property_identifier) @_p) . (string) . (object)))) @symbol.property
+  (#eq? @_o "Object") (#eq? @_d "defineProperty") (#eq? @_p "prototype")
+  (#set! range.trim ";") (#set! join "prototype"))
+((expression_statement
+   (call_expression
+     function: (member_expression object: (identifier) @_o property: (property_identifier) @_d)
+     arguments: (arguments . (identifier) @name . (string) . (object)))) @symbol.property
+  (#eq? @_o "Object") (#eq? @_d "defineProperty") (#not-any-of? @name "exports" "module")
+  (#set! range.trim ";") (#set! join "prototype"))
+((call_expression
+   function: (member_expression object: (identifier) @_o property: (property_identifier) @_d)
+   arguments: (arguments . (member_expression object: (identifier) property: (property_identifier) @_p) . (string (string_fragment) @name) . (object))) @symbol.variable
+  (#eq? @_o "Object") (#eq? @_d "defineProperty") (#eq? @_p "prototype"))
+((call_expression
+   function: (member_expression object: (identifier) @_o property: (property_identifier) @_d)
+   arguments: (arguments . (identifier) @_t . (string (string_fragment) @name) . (object))) @symbol.variable
+  (#eq? @_o "Object") (#eq? @_d "defineProperty") (#not-any-of? @_t "exports" "module"))
 ; The member: a function is named by the assignment pattern in _ecma; a value is a Property.
 ((assignment_expression
    left: (member_expression object: (member_expression object: (identifier) property: (property_identifier) @_p))

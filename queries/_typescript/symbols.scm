@@ -19,7 +19,7 @@
 ; Object types the navigation tree walks: a call's type arguments (`register<{ a: A }>(…)`) and
 ; the parameter types of a function that initializes a variable, property or field. Their
 ; members are Properties, each with its `;` or `,`; nothing inside a member is walked.
-([(call_expression type_arguments: (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))
+([(call_expression type_arguments: (type_arguments [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (parenthesized_type (intersection_type (object_type (property_signature name: (_) @name) @symbol.property)))))]))
   (new_expression type_arguments: (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))
   (variable_declarator value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property))) (optional_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property)))])))
   (pair value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property))) (optional_parameter type: (type_annotation (object_type (property_signature name: (_) @name) @symbol.property)))])))
