@@ -6,7 +6,8 @@ focus events to its panes. Keys typed into that terminal move Neovim's cursor (t
 must follow without `:redrawstatus`), split the window with the tmux prefix (Neovim gets
 FocusLost from tmux), and run the agent probe (tests/e2e/nvim_agent_probe.py: the Python MCP
 SDK over `locus mcp`) in the new pane. The agent must get Neovim's file and cursor, with
-`focused: false`; after `prefix o` back into Neovim, `focused: true`.
+`focused: false`; after `prefix o` back into Neovim, `focused: true`; from a `:terminal` opened
+in Neovim and typed into, `focused: false` again.
 
 Needs tmux, nvim (scripts/install-test-peers.sh installs both) and the `locus` binary; a missing
 peer fails the test, it never skips.
@@ -37,6 +38,7 @@ vim.opt.runtimepath:prepend(os.getenv('LOCUS_PLUGIN_DIR'))
 vim.cmd('filetype on')
 require('locus').setup({ cmd = { os.getenv('LOCUS_BIN'), 'lsp' }, symbols = false })
 vim.o.laststatus = 2
+vim.o.shell = '/bin/sh'
 vim.o.statusline = "[%{v:lua.require'locus'.statusline()}]"
 vim.o.winbar = "<%{v:lua.require'locus'.winbar()}>"
 -- Focus events as Neovim saw them, for the test's failure messages.
@@ -211,5 +213,13 @@ def test_agent_in_a_tmux_pane_beside_neovim(tmp_path):
         assert ctx["file"]["path"] == str(work / "greeter.py")
         assert ctx["cursor"] == {"line": 3, "character": 9}
         assert ctx.get("focused", True) is True
+
+        # Neovim's own :terminal beside the file, typed into with real keys.
+        tmux.type(":botright split | terminal\ri")
+        wait_for("Neovim's terminal in insert mode", lambda: "-- TERMINAL --" in tmux.capture(nvim_pane), detail=screen)
+        ctx = agent("terminal", tmux.type)
+        assert ctx["file"]["path"] == str(work / "greeter.py")
+        assert ctx["cursor"] == {"line": 3, "character": 9}
+        assert ctx["focused"] is False
     finally:
         tmux.stop()

@@ -138,7 +138,13 @@ local function check_focus()
     health.info('focus: FocusLost/FocusGained need a terminal that reports focus (most do)')
     return
   end
-  local r = vim.system({ 'tmux', 'show-options', '-gv', 'focus-events' }, { text = true }):wait(3000)
+  local okr, r = pcall(function()
+    return vim.system({ 'tmux', 'show-options', '-gv', 'focus-events' }, { text = true }):wait(3000)
+  end)
+  if not okr then
+    health.info('focus: inside tmux, but `tmux` cannot be run to read focus-events: ' .. tostring(r))
+    return
+  end
   if r.code == 0 and vim.trim(r.stdout) == 'on' then
     health.ok('tmux focus-events is on: agents see `focused: false` while you are in another pane')
   else
