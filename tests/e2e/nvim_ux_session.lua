@@ -167,6 +167,7 @@ local function ux()
   -- An agent in Neovim's own :terminal, beside the file.
   record('agent_terminal', agent(true))
   record('in_terminal', context())
+  record('locus_cmd_terminal', vim.fn.execute('Locus'))
   vim.cmd('stopinsert')
 
   -- A help window: still the file, not focused.

@@ -237,6 +237,7 @@ def test_agent_in_the_terminal_gets_the_file(ux):
     assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
     assert ctx["focused"] is False
     assert r["in_terminal"]["file"]["path"] == str(work / "greeter.py") and r["in_terminal"]["focused"] is False
+    assert r["locus_cmd_terminal"].strip() == "Class:Greeter > Method:greet  greeter.py:3  (not focused)"
 
 
 def test_agent_after_focus_lost_gets_the_file(ux):

@@ -661,30 +661,40 @@ local function where(ctx)
   return ('%s:%d'):format(name, ctx.cursor and ctx.cursor.line or 0)
 end
 
---- The text `:Locus` prints: the scope chain at the cursor and file:line.
+--- The text `:Locus` prints: the scope chain at the cursor and file:line. From a window that
+--- is not a text editor (a `:terminal`, help), the active editor's, as agents see it.
 function M.describe(bufnr)
   bufnr = bufnr or api.nvim_get_current_buf()
   local client = M.client(bufnr)
+  local params = { textDocument = { uri = M.uri(bufnr) } }
   if not client then
     if state.disabled then
       return nil, 'locus: ' .. state.disabled .. ' (see :checkhealth locus)'
     end
-    return nil, 'locus: this buffer is not a document Locus mirrors (see :checkhealth locus)'
-  end
-  if bufnr == api.nvim_get_current_buf() then
+    client = M.client()
+    if not client then
+      return nil, 'locus: no server is running: open a file (see :checkhealth locus)'
+    end
+    params = vim.empty_dict()
+  elseif bufnr == api.nvim_get_current_buf() then
     M.send_cursor()
   end
-  local r = client:request_sync('locus/getContext', { textDocument = { uri = M.uri(bufnr) } }, 5000, bufnr)
-  if not r or r.err or r.result == vim.NIL or r.result == nil then
+  local r = client:request_sync('locus/getContext', params, 5000, bufnr)
+  if not r or r.err then
     return nil, 'locus: no context: ' .. vim.inspect(r and r.err or 'timeout')
   end
   local ctx = r.result
-  state.contexts[bufnr] = ctx
+  if ctx == vim.NIL or ctx == nil then
+    return nil, 'locus: no text editor is active'
+  end
+  if params.textDocument then
+    state.contexts[bufnr] = ctx
+  end
   local chain = ctx.symbols and ctx.symbols.scopeHierarchy or ''
   if chain == '' then
     chain = '(top level)'
   end
-  return chain .. '  ' .. where(ctx)
+  return chain .. '  ' .. where(ctx) .. (ctx.focused == false and '  (not focused)' or '')
 end
 
 -- The discovery files of the `locus lsp` processes this Neovim started (`{path, record}`),
