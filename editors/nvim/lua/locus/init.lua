@@ -355,8 +355,11 @@ local function untitled_close(bufnr)
 end
 
 -- Starts a locus client for unnamed buffers when none runs (rooted where Neovim runs).
+-- `_uninitialized` (Neovim 0.11's own filter, private) counts a client still starting, which
+-- opens the unnamed buffers in its on_init; were it to go away, a rare second client is all.
 local function ensure_client()
-  if #clients() > 0 or state.disabled or not state.setup_done then
+  local any = vim.lsp.get_clients({ name = M.config.name, _uninitialized = true })
+  if #any > 0 or state.disabled or not state.setup_done then
     return
   end
   local cfg = vim.deepcopy(vim.lsp.config[M.config.name])
