@@ -35,7 +35,8 @@
 ; reference's settings): `sys.version_info` compared with a tuple (or `[0]` with an int),
 ; `sys.platform` / `os.name` compared with a string, `TYPE_CHECKING` (true), `True`, `False`,
 ; `None`, `0`, `1`, `not TYPE_CHECKING`. A condition is false when one of its `and` operands is
-; (and it has no `or`); true when one of its `or` operands is (and it has no `and`).
+; (and it has no `or`); true when one of its `or` operands is (and it has no `and`), or when all
+; of its `and` operands are (and it has no `or`).
 ; A false `if`/`elif` loses its block; a true one loses every branch after it, and when its block
 ; ends in return/raise, the statements after the `if` too.
 (([(if_statement condition: (_) @_c consequence: (block) @ignore)
@@ -44,9 +45,18 @@
   (#match? @_c "(^|\\sand\\s+)\\(?\\s*(sys\\.version_info\\s*<\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*>=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*3\\s*,\\s*13\\s*,?\\s*\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*2|<\\s*3|<=\\s*2)|sys\\.platform\\s*(==\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|!=\\s*[\"']linux[\"'])|os\\.name\\s*(==\\s*[\"'](nt|java)[\"']|!=\\s*[\"']posix[\"'])|False|None|0|not\\s+(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s|$)"))
 (([(if_statement condition: (_) @_c alternative: (_) @ignore)
    (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
-   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
+   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
+   (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
   (#not-match? @_c "\\sand\\s")
   (#match? @_c "(^|\\sor\\s+)\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+or\\s|$)"))
+; All `and` operands true: `if sys.version_info >= (3, 8) and TYPE_CHECKING: … else: …` keeps the
+; `if` branch's definitions only, as pyright does.
+(([(if_statement condition: (_) @_c alternative: (_) @ignore)
+   (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
+   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
+   (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
+  (#not-match? @_c "\\sor\\s")
+  (#match? @_c "^\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s+\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?)+$"))
 
 ; --- Names that belong to another scope, or whose chosen declaration pyright hides. ---
 ; `global x` / `nonlocal x`: bindings of `x` after it in that function are not its locals.
@@ -127,6 +137,12 @@
 ((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant)
    type: (type [(identifier) @_t (attribute attribute: (identifier) @_t) (generic_type . (identifier) @_t)]))
   (#eq? @_o "self") (#eq? @_t "Final") (#set! hoist "true"))
+; An annotated `self.x: T = …` is a typed declaration: it wins over the class's other
+; declarations of `x`, `__slots__` entries included (pyright places such a slot there).
+((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant) type: (_))
+  (#eq? @_o "self") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! hoist "true") (#set! merge "typed"))
+((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable) type: (_))
+  (#eq? @_o "self") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#set! hoist "true") (#set! merge "typed"))
 ([(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))
   (pattern_list (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant))]
   (#eq? @_o "self") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! hoist "true"))
@@ -139,18 +155,20 @@
   (list_pattern (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))]
   (#eq? @_o "self") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#set! hoist "true"))
 
-; --- `__slots__ = ('a', 'b')` declares each slot, spanning its string literal (`__dict__` and
-; `__doc__` excepted). pyright loses them when a class follows in the same class body: binding a
-; class resets its slots list. ---
+; --- `__slots__ = ('a', 'b')` (a tuple, list or single string, or a dict's keys) declares each
+; slot, spanning its string literal (`__dict__` and `__doc__` excepted). pyright loses them when a
+; class follows in the same class body: binding a class resets its slots list. ---
 ((class_definition body: (block (expression_statement (assignment left: (identifier) @_s right: [(tuple (string (string_content) @name) @symbol.constant)
-           (list (string (string_content) @name) @symbol.constant)]))))
+           (list (string (string_content) @name) @symbol.constant)
+           (dictionary (pair key: (string (string_content) @name) @symbol.constant))]))))
   (#eq? @_s "__slots__") (#match? @name "^[A-Z0-9_]*[A-Z0-9][A-Z0-9_]*$") (#set! merge "first"))
 ((class_definition body: (block (expression_statement (assignment left: (identifier) @_s right: [(tuple (string (string_content) @name) @symbol.variable)
            (list (string (string_content) @name) @symbol.variable)
+           (dictionary (pair key: (string (string_content) @name) @symbol.variable))
            (expression_list (string (string_content) @name) @symbol.variable)
            (string (string_content) @name) @symbol.variable]))))
   (#eq? @_s "__slots__") (#not-any-of? @name "__dict__" "__doc__") (#set! merge "first"))
-((block (expression_statement (assignment left: (identifier) @_s right: [(tuple) (list) (expression_list)] @ignore))
+((block (expression_statement (assignment left: (identifier) @_s right: [(tuple) (list) (expression_list) (dictionary)] @ignore))
    (class_definition))
   (#eq? @_s "__slots__"))
 

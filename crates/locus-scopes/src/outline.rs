@@ -482,7 +482,16 @@ fn build(
 
 /// Turns arena nodes into symbols, applying `hoist`, `keep` and `merge` from the bottom up.
 fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> Vec<Symbol> {
-    // (symbol, merge mode, join mode) for this level, hoisted grandchildren included.
+    merge(join(assemble_level(config, arena, indices)))
+}
+
+/// One level's symbols with their merge and join modes, hoisted grandchildren included, before
+/// `join` and `merge`.
+fn assemble_level(
+    config: &LanguageConfig,
+    arena: &mut [Node_],
+    indices: &[usize],
+) -> Vec<(Symbol, Merge, (Join, JoinElse))> {
     let mut level: Vec<(Symbol, Merge, (Join, JoinElse))> = Vec::with_capacity(indices.len());
     let mut hoisted = false;
     for &i in indices {
@@ -493,8 +502,13 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
         let children = assemble(config, arena, &kept);
         if !lifted.is_empty() {
             hoisted = true;
-            let lifted = assemble(config, arena, &lifted);
-            level.extend(lifted.into_iter().map(|s| (s, Merge::First, (Join::No, JoinElse::Stay))));
+            // A hoisted symbol merges with its same-named siblings in the container: the first
+            // one stays, unless its pattern says `merge "typed"` (a typed one wins).
+            let lifted = assemble_level(config, arena, &lifted);
+            level.extend(lifted.into_iter().map(|(s, m, _)| {
+                let m = if m == Merge::Typed { Merge::Typed } else { Merge::First };
+                (s, m, (Join::No, JoinElse::Stay))
+            }));
         }
         let node = &mut arena[i];
         let info = &config.patterns[node.candidate.pattern];
@@ -519,7 +533,7 @@ fn assemble(config: &LanguageConfig, arena: &mut [Node_], indices: &[usize]) -> 
     if hoisted {
         level.sort_by_key(|(s, _, _)| (s.range.start, std::cmp::Reverse(s.range.end)));
     }
-    merge(join(level))
+    level
 }
 
 /// Joins member groups (`join "prototype"` / `"static"`) into the first earlier sibling of the
