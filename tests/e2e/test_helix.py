@@ -289,8 +289,8 @@ def test_an_unsaved_edit_is_mirrored(helix):
     helix.keys("def added():", "Enter", "    return 1")
     helix.escape()
     assert "[+]" in helix.screen(), "the edit is not saved"
-    c = helix.context_where("the edit", lambda c: c["file"]["isDirty"] and c["file"]["lineCount"] == 12)
-    assert c["symbols"]["scopeHierarchy"].startswith("Function:added")
+    helix.context_where("the edit, inside the new function", lambda c: c["file"]["isDirty"] and c["file"]["lineCount"] == 12
+                        and c["symbols"]["scopeHierarchy"].startswith("Function:added"))
     # The mirror's text, through a selection of the two new lines.
     helix.keys("v", "k")
     helix.keys("Space", "L")
@@ -307,13 +307,14 @@ def test_an_auto_pair_leaves_locus_where_helix_is(helix):
     # Helix inserts both characters in one change and keeps its cursor between them.
     assert helix.sent("textDocument/didChange")[-1]["contentChanges"] == [
         {"range": {"start": {"line": 4, "character": 13}, "end": {"line": 4, "character": 13}}, "text": "()"}]
-    c = helix.context_where("Locus's cursor to follow the edit", lambda c: c["file"]["lineCount"] == 11)
-    assert c["cursor"] == {"line": line, "character": column}
+    # The edits reach Locus a moment after Helix draws them: wait for its cursor to be Helix's
+    # (it would stay one character to the right if the end of the edit stood in for it).
+    helix.context_where(f"Locus's cursor at Helix's {line}:{column}", lambda c: c["cursor"] == {"line": line, "character": column})
     # Enter between the pair: the `)` goes down a line, the cursor stays on the new one.
     helix.keys("Enter")
     mode, line, column = wait_for("Helix on the new line", lambda: (lambda s: s if s[1] == 6 else None)(helix.status()))
-    c = helix.context_where("Locus's cursor to follow the edit", lambda c: c["file"]["lineCount"] == 13)
-    assert c["cursor"] == {"line": line, "character": column}
+    c = helix.context_where(f"Locus's cursor at Helix's {line}:{column}", lambda c: c["cursor"] == {"line": line, "character": column})
+    assert c["file"]["lineCount"] == 13
     assert helix.sent("textDocument/signatureHelp") == [] and helix.sent("textDocument/completion") == []
 
 
