@@ -110,19 +110,31 @@
 ((assignment_expression left: (identifier) @_n right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
   (#set! name "{_n}"))
 
-; --- Callbacks: a function passed to a call is "<callee>(<first string argument>) callback". ---
+; --- Callbacks: a function passed to a call is "<callee>(<string arguments>) callback", every
+; string or template argument, before or after the function, cut at 150 characters. ---
 ; The callee is the dotted name before the call (`this.items.forEach` → `items.forEach`); a
 ; callee that ends in a call or an index gives no name, and the function is "<function>".
 ((call_expression function: [(identifier) (member_expression)] @_callee
-   arguments: (arguments [(string) (template_string)]+ @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args}) callback") (#set! name.normalize "unbreak"))
-((call_expression function: [(identifier) (member_expression)] @_callee
-   arguments: (arguments [(arrow_function) (function_expression) (generator_function)] @symbol.function))
-  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}() callback"))
+   arguments: (arguments [(string) (template_string)]* @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function [(string) (template_string)]* @_args))
+  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args:clip}) callback") (#set! name.normalize "unbreak"))
 
 ; --- Any other function expression (IIFE, JSX handler, `new X(() => …)`): shown only with children. ---
 (([(arrow_function) (function_expression) (generator_function)]) @symbol.function
   (#set! name "<function>") (#set! keep "if-children"))
+
+;
+
+; --- JSDoc `@typedef` and `@callback` tags are Variables: from the tag to the end of its name, or
+; to the comment's `*/` when `@property` / `@param` tags follow (they belong to the type). Only
+; in `/**` comments before a statement the navigation tree walks (a variable, an expression, an
+; import…), not before a function or class declaration, nor at the end of the file. ---
+((comment) @symbol.variable . (comment)* .
+  [(lexical_declaration) (variable_declaration) (expression_statement) (import_statement)
+   (export_statement declaration: [(lexical_declaration) (variable_declaration)]) (export_statement !declaration !value)
+   (if_statement) (for_statement) (for_in_statement) (while_statement) (do_statement) (return_statement)
+   (throw_statement) (try_statement) (switch_statement) (statement_block) (labeled_statement)]
+  (#match? @symbol.variable "^/[*][*]") (#match? @symbol.variable "@(typedef|callback)")
+  (#set! text.match "(?s)@(?:typedef(?:[ \\t]*\\{(?:[^{}]|\\{(?:[^{}]|\\{[^{}]*\\})*\\})*\\})?|callback)[ \\t]+(?P<name>[A-Za-z_$][\\w$.]*)(?:\\s*\\*?\\s*@(?:property|prop|param|arg|argument|returns?|template|this)\\b(?:[^*]|\\*[^/])*)?"))
 
 ; --- Not walked by the navigation tree: nothing inside these becomes a symbol. ---
 (decorator) @ignore

@@ -138,6 +138,9 @@ pub(crate) fn extract_region(
     let mut skipped: Vec<usize> = Vec::new();
     let mut extended: Vec<(usize, Span)> = Vec::new();
     let mut ignored: Vec<Span> = Vec::new();
+    // Symbols found inside a node's text (`text.match`), several per node, and the nodes done.
+    let mut in_text: Vec<Candidate> = Vec::new();
+    let mut texts_done: Vec<usize> = Vec::new();
     while let Some(m) = matches.next() {
         let mut symbol: Option<(Node, SymbolKind)> = None;
         let mut names = Vec::new();
@@ -169,6 +172,26 @@ pub(crate) fn extract_region(
             }
             continue;
         };
+        if let Some(regex) = &config.patterns[m.pattern_index].text_match {
+            if !texts_done.contains(&node.id()) {
+                texts_done.push(node.id());
+                let start = node.start_byte();
+                let text = doc.slice(start, node.end_byte());
+                for found in regex.captures_iter(&text) {
+                    let (Some(whole), Some(name)) = (found.get(0), found.name("name")) else {
+                        continue;
+                    };
+                    in_text.push(Candidate {
+                        pattern: m.pattern_index,
+                        kind,
+                        range: Span { start: start + whole.start(), end: start + whole.end() },
+                        names: vec![Span { start: start + name.start(), end: start + name.end() }],
+                        helpers: Vec::new(),
+                    });
+                }
+            }
+            continue;
+        }
         let end = match &config.patterns[m.pattern_index].trim {
             Some(kind) => trimmed_end(node, kind),
             None => node.end_byte(),
@@ -213,7 +236,7 @@ pub(crate) fn extract_region(
             c.range.end = c.range.end.max(span.end);
         }
     }
-    let mut candidates: Vec<Candidate> = candidates.into_values().collect();
+    let mut candidates: Vec<Candidate> = candidates.into_values().chain(in_text).collect();
     if let Some(r) = region {
         candidates.retain(|c| r.contains(c.range));
     }
@@ -721,6 +744,7 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
                         match filter {
                             Filter::None => out.push_str(&text),
                             Filter::Path => out.push_str(&path(&text)),
+                            Filter::Clip => out.push_str(&clip(&text)),
                         }
                     }
                 }
@@ -728,6 +752,25 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
             out
         }
     }
+}
+
+/// At most 150 UTF-16 code units of `text`, then `...` when it was longer (see [`Filter::Clip`]).
+fn clip(text: &str) -> String {
+    const MAX: usize = 150;
+    if text.encode_utf16().count() <= MAX {
+        return text.to_string();
+    }
+    let mut units = 0;
+    let mut out = String::new();
+    for c in text.chars() {
+        units += c.len_utf16();
+        if units > MAX {
+            break;
+        }
+        out.push(c);
+    }
+    out.push_str("...");
+    out
 }
 
 /// The dotted name ending an expression (see [`Filter::Path`]).

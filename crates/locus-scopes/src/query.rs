@@ -13,14 +13,16 @@
 //!
 //! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
 //! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`;
-//! `{_helper:path}` keeps the dotted name ending an expression),
+//! `{_helper:path}` keeps the dotted name ending an expression, `{_helper:clip}` cuts it to
+//! 150 characters and `...`),
 //! `hoist "true"` (attach the symbol beside its container instead of inside it),
 //! `range.trim "comment"` (trailing nodes of that kind do not count in the range), `keep "if-children"` (drop the symbol unless it has children), `merge
 //! "first"` / `merge "typed"` (same-named sibling symbols from such patterns become one: the
 //! last typed one if any, else the first) and
 //! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`, `"unbreak"`), `level "N"` (a heading level: the
 //! symbol's range extends to the next symbol of the same or a higher level, or the end) and
-//! `join` / `join.else` (same-named siblings joined into one class, as tsserver's ES5 classes).
+//! `join` / `join.else` (same-named siblings joined into one class, as tsserver's ES5 classes)
+//! and `text.match` (symbols found in a node's text by a regular expression: JSDoc `@typedef`).
 
 use std::fmt;
 
@@ -130,6 +132,8 @@ pub(crate) enum Filter {
     /// the trailing run of identifier-like parts kept, a leading `this`/`self`/`super` dropped
     /// (`this.items.forEach` → `items.forEach`, `load().then` → `then`).
     Path,
+    /// At most 150 characters (UTF-16 code units), then `...`: tsserver's limit on names.
+    Clip,
 }
 
 /// What one pattern of the query says beyond its captures.
@@ -146,6 +150,8 @@ pub(crate) struct PatternInfo {
     pub trim: Option<String>,
     pub join: Join,
     pub join_else: JoinElse,
+    /// Symbols found in the node's text: one per match, named by the group `name`.
+    pub text_match: Option<regex::Regex>,
 }
 
 /// A language's compiled grammar and symbol query.
@@ -239,6 +245,7 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
         trim: None,
         join: Join::No,
         join_else: JoinElse::Stay,
+        text_match: None,
     };
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
@@ -262,6 +269,14 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
                         ));
                     }
                 }
+            }
+            "text.match" => {
+                let regex = regex::Regex::new(value)
+                    .map_err(|e| format!("text.match is not a regular expression: {e}"))?;
+                if !regex.capture_names().any(|n| n == Some("name")) {
+                    return Err("text.match needs a group (?P<name>…) naming each symbol".into());
+                }
+                info.text_match = Some(regex);
             }
             "join.else" => {
                 info.join_else = match value {
@@ -317,9 +332,10 @@ fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
             + open;
         let (spec, filter) = match rest[open + 1..close].split_once(':') {
             Some((spec, "path")) => (spec, Filter::Path),
+            Some((spec, "clip")) => (spec, Filter::Clip),
             Some((_, other)) => {
                 return Err(format!(
-                    "unknown template filter :{other} in {template:?}; the filter is :path"
+                    "unknown template filter :{other} in {template:?}; the filters are :path and :clip"
                 ));
             }
             None => (&rest[open + 1..close], Filter::None),
