@@ -347,3 +347,135 @@ fn typescript_static_assignments_without_a_declared_function_are_no_symbols() {
         expect!["Property:var"],
     );
 }
+
+/// Like [`check`], with each scope's line range as editorContext reports it (1-based, whole
+/// lines): `Kind:Name (start-end)`.
+fn check_lines(language: &str, fixture: &str, expect: Expect) {
+    let (text, offset) = locus_fixture::cursor(fixture);
+    let lang =
+        Registry::builtin().by_id(language).unwrap_or_else(|| panic!("no language {language}"));
+    let source = Source::new(Document::new(&text, 0), Some(lang));
+    assert!(source.error().is_none(), "{}", source.error().unwrap());
+    let outline = source.outline();
+    let doc = source.doc();
+    let chain = outline.chain_at(offset);
+    let actual = if chain.is_empty() {
+        "<file>".to_string()
+    } else {
+        chain
+            .iter()
+            .map(|s| {
+                let (start, end) = (doc.line_of(s.range.start) + 1, doc.line_of(s.range.end) + 1);
+                format!("{}:{} ({start}-{end})", s.kind, s.name)
+            })
+            .collect::<Vec<_>>()
+            .join(" > ")
+    };
+    expect.assert_eq(&actual);
+}
+
+// Issue 11: pyright files `self.x` under the class beside the method that assigns it; the
+// chain holds every symbol containing the cursor, so the method stays in it.
+#[test]
+fn python_self_attribute_in_a_large_init_keeps_the_method() {
+    check(
+        "python",
+        r#"
+class Flask(App):
+    def __init__(self, import_name, static_folder=None, root_path=None):
+        super().__init__(import_name, static_folder, root_path=root_path)
+        self.static_folder = static_folder
+        self.template_folder = "templates"
+        self.url_map = Map()
+        self.view_functions = {}
+        self.error_handler_spec = {}
+        self.before_request_funcs = {}
+        self.after_request_funcs = {}
+        self.teardown_request_funcs = {}
+        self.c$0li = cli.AppGroup()
+        self.cli.name = self.name
+"#,
+        expect!["Class:Flask > Method:__init__ > Variable:cli"],
+    );
+}
+
+// Issue 11: a Markdown section ends on the line before the next heading of the same or a
+// higher level (VS Code's server: that line's end), not on the heading's line.
+#[test]
+fn markdown_section_ends_on_the_line_before_the_next_heading() {
+    let doc = "# Title\n\n## Install\n\nRun it.\n$0\n## Usage\n\nText.\n";
+    check_lines("markdown", doc, expect!["String:# Title (1-10) > String:## Install (3-6)"]);
+    check_lines(
+        "markdown",
+        "# Title\n\n## Install\n\nRun it.\n\n$0## Usage\n\nText.\n",
+        expect!["String:# Title (1-10) > String:## Usage (7-10)"],
+    );
+    check_lines(
+        "markdown",
+        "# Title\n\n## Install\nRun it$0.\n# Next\n",
+        expect!["String:# Title (1-4) > String:## Install (3-4)"],
+    );
+}
+
+// Issue 11: `if <static true> and TYPE_CHECKING: … else: …` keeps only the `if` branch, as
+// pyright evaluates both operands statically; a non-static operand keeps both (the last typed
+// definition wins).
+#[test]
+fn python_type_checking_and_a_static_condition() {
+    let fixture = r#"
+import sys
+from typing import TYPE_CHECKING
+
+if sys.version_info >= (3, 11) and TYPE_CHECKING:
+    def helper(x: int) -> int:
+        return $0x
+else:
+    def helper(x):
+        return x
+"#;
+    check("python", fixture, expect!["Function:helper"]);
+    let fixture = r#"
+import sys
+from typing import TYPE_CHECKING
+
+if sys.version_info >= (3, 11) and TYPE_CHECKING:
+    def helper(x: int) -> int:
+        return x
+else:
+    def helper(x):
+        return $0x
+"#;
+    check("python", fixture, expect!["<file>"]);
+    let fixture = r#"
+from typing import TYPE_CHECKING
+
+if FLAG and TYPE_CHECKING:
+    def helper(x: int) -> int:
+        return x
+else:
+    def helper(x):
+        return $0x
+"#;
+    check("python", fixture, expect!["Function:helper"]);
+}
+
+// Issue 11: `__slots__` entries are the class's attributes, spanning their strings; an
+// annotated `self.x: T = …` is a typed declaration and takes the slot's place.
+#[test]
+fn python_slots_and_annotated_self_attributes() {
+    let fixture = |cursor: &str| {
+        r#"
+class Point:
+    __slots__ = ("x", "y")
+
+    def __init__(self, x: int) -> None:
+        self.x: int = x
+        self.y = 0
+"#
+        .replace(cursor, &format!("{cursor}$0"))
+    };
+    check("python", &fixture("self.x"), expect!["Class:Point > Method:__init__ > Variable:x"]);
+    check("python", &fixture("\"y"), expect!["Class:Point > Variable:y"]);
+    check("python", &fixture("self.y"), expect!["Class:Point > Method:__init__"]);
+    check("python", &fixture("\"x"), expect!["Class:Point"]);
+}
