@@ -61,7 +61,8 @@
 ; --- Names that belong to another scope, or whose chosen declaration pyright hides. ---
 ; `global x` / `nonlocal x`: bindings of `x` after it in that function are not its locals.
 ((block [(global_statement (identifier) @_g) (nonlocal_statement (identifier) @_g)]
-   [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))])
+   [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])
+    (for_statement left: [(identifier) @_n @skip (pattern_list (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))])
   (#eq? @_g @_n))
 
 ; A parameter named `self` or `cls` is never listed, and a later assignment to it is the same
@@ -127,6 +128,13 @@
 ; Not members: `self.x` directly in a function nested in another function.
 ((function_definition body: (block (function_definition body: (block (expression_statement (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @skip)))))))
   (#eq? @_o "self"))
+; Not members: `self.x` in a function whose first parameter is not `self` (`self` is a local
+; there, as in `__new__`: `self = object.__new__(cls)`), directly in its body or one block down.
+((function_definition
+   parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p) (default_parameter name: (identifier) @_p) (typed_default_parameter name: (identifier) @_p)])
+   body: (block [(expression_statement (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @skip)))
+                 (_ (block (expression_statement (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @skip)))))]))
+  (#eq? @_o "self") (#not-eq? @_p "self"))
 ; `cls.x` counts only in a method whose first parameter is `cls` (classmethods, `__new__`,
 ; `__init_subclass__`, metaclass methods), directly in its body or one block down; elsewhere
 ; (decorators) it declares nothing.
