@@ -48,13 +48,28 @@ DIR="$CACHE_ROOT/helix-$SHA"
 HX="$DIR/bin/hx"
 STAMP="$DIR/.locus-built"
 
-if [ -f "$STAMP" ] && [ -x "$HX" ] && [ -d "$DIR/runtime" ]; then
+built() { [ -f "$STAMP" ] && [ -x "$HX" ] && [ -d "$DIR/runtime" ]; }
+if built; then
   echo "$HX"
   exit 0
 fi
 
 command -v cargo >/dev/null 2>&1 || fail "cargo is required to build Helix"
 mkdir -p "$DIR"
+# One build at a time (test runs in parallel may all call this): the others wait for it, then
+# find it built.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$DIR.lock"
+  if ! flock -n 9; then
+    echo "install-helix: waiting for another build of $DIR" >&2
+    flock 9 || fail "cannot lock $DIR.lock"
+  fi
+  if built; then
+    echo "$HX"
+    exit 0
+  fi
+fi
+rm -f "$STAMP"
 
 # Unpack afresh into a private folder, so a build interrupted half-way never leaves a mixed tree.
 SRC="$DIR/src"
