@@ -101,7 +101,10 @@ fn context_follows_cursor_selection_symbols_and_focus() {
     s.change(&a, 2, json!([{"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}, "text": "        # note\n"}]));
     let ctx = s.context(Value::Null);
     assert_eq!(ctx["symbols"]["source"], "language-server");
-    assert_eq!(ctx["symbols"]["immediateScope"]["range"], json!({"start": 2, "end": 5, "length": 4}));
+    assert_eq!(
+        ctx["symbols"]["immediateScope"]["range"],
+        json!({"start": 2, "end": 5, "length": 4})
+    );
     assert_eq!(ctx["file"]["isDirty"], true);
     assert_eq!(ctx["file"]["lineCount"], 10);
     // A late push for version 1 is never adopted against version 2; one for 2 is.

@@ -43,7 +43,6 @@ use locus_scopes::Span;
 use cursor::{Focus, Mark};
 use document::DocState;
 pub use shared::Shared;
-use symbols::Pushed;
 pub use symbols::{RawSymbol, SymbolsOutcome, nest as nest_symbols};
 use uri::key_of;
 pub use uri::path_of;

@@ -93,7 +93,8 @@ impl Pushed {
     pub(super) fn after_change(&mut self, doc: &Document, version: i32) {
         match self.waiting.take() {
             Some(w) if w.version == version => {
-                self.adopted = Some((Arc::new(to_outline(doc, &w.symbols, w.encoding)), Vec::new()));
+                self.adopted =
+                    Some((Arc::new(to_outline(doc, &w.symbols, w.encoding)), Vec::new()));
             }
             Some(w) if w.version > version => self.waiting = Some(w),
             _ => {}
