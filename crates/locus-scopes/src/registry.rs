@@ -80,6 +80,11 @@ impl Registry {
         &self.entries[lang.index]
     }
 
+    /// Whether a language's queries are compiled already (or failed to).
+    pub fn is_loaded(&self, lang: Language) -> bool {
+        self.configs[lang.index].get().is_some()
+    }
+
     /// The compiled grammar and queries of a language, compiled on first use and kept.
     /// A broken query disables that language only; the error names the language and file.
     pub fn config(&self, lang: Language) -> Result<Arc<LanguageConfig>, Arc<QueryError>> {

@@ -39,30 +39,45 @@ impl Source {
     /// Parses `doc` as `language`; with no language (plain text) there is no tree and no outline.
     /// A language whose queries fail to load behaves like plain text; [`Source::error`] says why.
     pub fn new(doc: Document, language: Option<Language>) -> Source {
-        let (config, error) = match language.map(|l| Registry::builtin().config(l)) {
+        let registry = Registry::builtin();
+        // The first document of a language in this process also compiles its queries (about
+        // 100 ms for TypeScript): that runs on a second thread while the text parses, which
+        // needs only the grammar.
+        let (tree, parser, loaded) = std::thread::scope(|scope| {
+            let compiling = language
+                .filter(|&l| !registry.is_loaded(l))
+                .map(|l| scope.spawn(move || registry.config(l)));
+            let mut parser = Parser::new();
+            let grammar = language.map(|l| (registry.entry(l).grammar)());
+            // A grammar the linked tree-sitter cannot load leaves the document as plain text.
+            let tree = match grammar {
+                Some(g) if parser.set_language(&g).is_ok() => parse(&mut parser, &doc, None),
+                _ => None,
+            };
+            let loaded = match compiling {
+                Some(handle) => handle.join().ok(),
+                None => language.map(|l| registry.config(l)),
+            };
+            let parser = tree.is_some().then_some(parser);
+            (tree, parser, loaded)
+        });
+        let (config, error) = match loaded {
             Some(Ok(c)) => (Some(c), None),
             Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
-        let mut source = Source {
+        // A language whose queries do not load is plain text: no tree either.
+        let (tree, parser) = if config.is_some() { (tree, parser) } else { (None, None) };
+        Source {
             doc,
             language,
             config,
             error,
-            parser: None,
-            tree: None,
+            parser,
+            tree,
             outline: OnceLock::new(),
             stale: Mutex::new(None),
-        };
-        if let Some(config) = &source.config {
-            let mut parser = Parser::new();
-            // A grammar the linked tree-sitter cannot load leaves the document as plain text.
-            if parser.set_language(config.grammar()).is_ok() {
-                source.tree = parse(&mut parser, &source.doc, None);
-                source.parser = Some(parser);
-            }
         }
-        source
     }
 
     /// An independent copy of this version, for reading on another thread: the text and

@@ -2,7 +2,12 @@
 //! - `did_change_one_char`: one character inserted or deleted, applied to the mirror and
 //!   reparsed, in process (the editor-state code the server runs);
 //! - `get_context_after_change`: a `locus/getContext` round trip over stdio to the real
-//!   binary, right after a one-character `didChange`.
+//!   binary, right after a one-character `didChange`;
+//! - `first_context_after_open`: what a user waits for the first answer about a file the
+//!   editor just opened: `didOpen` of the whole file, a cursor, and the first `getContext`
+//!   round trip, against a fresh `locus lsp` whose editor connected half a second earlier
+//!   (editors take longer than that to open their first buffer; the server compiles the
+//!   workspace's likely queries meanwhile).
 //!
 //! Before the benchmarks it prints resident memory with 1,000 corpus documents open and after
 //! closing them. Run: `cargo bench -p locus-server --bench lsp`.
@@ -88,6 +93,32 @@ fn get_context_after_change(bencher: Bencher) {
         .bench_local_values(|()| {
             let ctx = server.borrow_mut().context(Value::Null);
             assert!(ctx["symbols"]["containingScopes"].as_array().is_some_and(|a| !a.is_empty()));
+        });
+}
+
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn first_context_after_open(bencher: Bencher) {
+    let path = lsp_support::corpus_dir().join(LARGE);
+    let path = std::fs::canonicalize(&path).unwrap_or(path);
+    let folder = format!("file://{}", path.parent().expect("a folder").display());
+    let uri = format!("file://{}", path.display());
+    let text = large_text();
+    bencher
+        .with_inputs(|| {
+            let mut server = lsp_support::Server::start(&["--no-mcp"]);
+            server.initialize(json!({"rootUri": folder,
+                "capabilities": {"experimental": {"locus": {"cursor": true}}}}));
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            server
+        })
+        .bench_local_values(|mut server| {
+            server.open(&uri, "typescript", 0, &text);
+            let cursor =
+                json!({"textDocument": {"uri": uri}, "position": {"line": LINE, "character": COLUMN}});
+            server.notify("locus/didChangeCursor", cursor);
+            let ctx = server.context(Value::Null);
+            assert!(ctx["symbols"]["containingScopes"].as_array().is_some_and(|a| !a.is_empty()));
+            server
         });
 }
 

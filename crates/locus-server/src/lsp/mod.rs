@@ -16,6 +16,7 @@
 mod edge;
 pub mod log;
 mod transport;
+mod warm;
 mod wire;
 
 use std::panic::AssertUnwindSafe;
@@ -351,6 +352,7 @@ impl LanguageServer for Backend {
             encoding.as_lsp_str(),
             folders
         ));
+        warm::start(folders.clone());
         self.ctx.state.with(|s| {
             s.set_cursor_plugin(plugin);
             s.set_folders(folders);
