@@ -109,6 +109,11 @@
   (#set! name "[{_n}]"))
 ((assignment_expression left: (identifier) @_n right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
   (#set! name "{_n}"))
+; The right operand of any other binary expression is named the same way (`a.reduce || function () {}`).
+((binary_expression left: (member_expression property: (_) @_n) right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
+  (#set! name "{_n}"))
+((binary_expression left: (identifier) @_n right: [(arrow_function) (function_expression) (generator_function)] @symbol.function)
+  (#set! name "{_n}"))
 
 ; --- Callbacks: a function passed to a call is "<callee>(<string arguments>) callback", every
 ; string or template argument, before or after the function, cut at 150 characters. ---

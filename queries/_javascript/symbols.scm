@@ -56,13 +56,31 @@
    arguments: (arguments . (identifier) @_t . (string (string_fragment) @name) . (object))) @symbol.variable
   (#eq? @_o "Object") (#eq? @_d "defineProperty") (#not-any-of? @_t "exports" "module"))
 ; The member: a function is named by the assignment pattern in _ecma; a value is a Property.
-((assignment_expression
-   left: (member_expression object: (member_expression object: (identifier) property: (property_identifier) @_p))
-   right: [(arrow_function) (function_expression)]) @skip
+(expression_statement
+  (assignment_expression
+    left: [(member_expression object: (member_expression object: (identifier) property: (property_identifier) @_p))
+           (subscript_expression object: (member_expression object: (identifier) property: (property_identifier) @_p))]
+    right: [(arrow_function) (function_expression)]) @skip
   (#eq? @_p "prototype"))
+; Inside another assignment (`P.prototype.caught = P.prototype["catch"] = function () {}`) the
+; inner assignment is a member group of its own.
+((assignment_expression
+   right: (assignment_expression
+     left: [(member_expression object: (member_expression object: (identifier) @name property: (property_identifier) @_p))
+            (subscript_expression object: (member_expression object: (identifier) @name property: (property_identifier) @_p))]
+     right: [(arrow_function) (function_expression)]) @symbol.method)
+  (#eq? @_p "prototype") (#set! join "prototype"))
 ((assignment_expression
    left: (member_expression object: (member_expression object: (identifier) property: (property_identifier) @_p) property: (property_identifier) @name)) @symbol.property
   (#eq? @_p "prototype"))
+; `F.prototype[key] = value`: a Property named "[key]".
+((expression_statement
+   (assignment_expression
+     left: (subscript_expression object: (member_expression object: (identifier) @name property: (property_identifier) @_p) index: (_)))) @symbol.property
+  (#eq? @_p "prototype") (#set! range.trim ";") (#set! join "prototype"))
+((assignment_expression
+   left: (subscript_expression object: (member_expression object: (identifier) property: (property_identifier) @_p) index: (_) @_n)) @symbol.property
+  (#eq? @_p "prototype") (#set! name "[{_n}]"))
 
 ; CommonJS: `module.exports = …` is "<unknown>", `exports.x = …` is named "x" (and is no symbol
 ; after a sibling of that name: `exports.F = F`).

@@ -595,12 +595,32 @@ fn join(level: Vec<(Symbol, Merge, (Join, JoinElse))>) -> Vec<(Symbol, Merge)> {
             previous = None;
             continue;
         }
+        if join == Join::Function {
+            declared.insert(symbol.name.clone());
+        }
+        // A function or value after a member group of its name (or the class it made) joins
+        // that class as a part holding its constructor.
+        let host_joins = matches!(join, Join::Function | Join::Value)
+            && first
+                .get(&symbol.name)
+                .is_some_and(|&t| out[t].2 == Join::Prototype || out[t].3 && out[t].2 != Join::No);
+        let (symbol, join) = if host_joins {
+            let mut part = symbol;
+            let constructor = Symbol {
+                name: "constructor".to_string(),
+                kind: SymbolKind::Constructor,
+                range: part.range,
+                selection: part.range,
+                children: std::mem::take(&mut part.children),
+            };
+            part.children = vec![constructor];
+            (part, Join::Prototype)
+        } else {
+            (symbol, join)
+        };
         if !is_group(join) {
             let index = out.len();
             first.entry(symbol.name.clone()).or_insert(index);
-            if join == Join::Function {
-                declared.insert(symbol.name.clone());
-            }
             out.push((symbol, merge, join, false));
             previous = Some(index);
             continue;
@@ -801,7 +821,8 @@ fn path(text: &str) -> String {
     let keep = parts.iter().rev().take_while(|p| is_name(p)).count();
     let mut kept: Vec<&str> =
         parts[parts.len() - keep..].iter().map(|p| p.trim_end_matches('?')).collect();
-    if kept.len() > 1 && matches!(kept[0], "this" | "self" | "super") {
+    // `this` and `super` are keywords, not names (tsserver keeps `self.run`, drops `this.`).
+    if kept.len() > 1 && matches!(kept[0], "this" | "super") {
         kept.remove(0);
     }
     kept.join(".")

@@ -129,7 +129,7 @@ pub(crate) enum Filter {
     /// The text as captured (after the pattern's `name.normalize`).
     None,
     /// The dotted name that ends an expression: white space removed, split at top-level dots,
-    /// the trailing run of identifier-like parts kept, a leading `this`/`self`/`super` dropped
+    /// the trailing run of identifier-like parts kept, a leading `this`/`super` dropped
     /// (`this.items.forEach` → `items.forEach`, `load().then` → `then`).
     Path,
     /// At most 150 characters (UTF-16 code units), then `...`: tsserver's limit on names.
