@@ -479,3 +479,79 @@ class Point:
     check("python", &fixture("self.y"), expect!["Class:Point > Method:__init__"]);
     check("python", &fixture("\"x"), expect!["Class:Point"]);
 }
+
+#[test]
+fn javascript_jsdoc_typedefs_are_variables() {
+    check(
+        "javascript",
+        r#"
+/**
+ * @typedef {object} Params
+ * @property {string} na$0me
+ */
+const params = {};
+"#,
+        expect!["Variable:Params"],
+    );
+}
+
+#[test]
+fn javascript_jsdoc_typedefs_before_a_function_are_no_symbols() {
+    check(
+        "javascript",
+        "/** @typedef {number} Co$0unt */\nfunction count() {}\n",
+        expect!["<file>"],
+    );
+}
+
+#[test]
+fn javascript_long_callback_arguments_are_cut_at_150_characters() {
+    check(
+        "javascript",
+        "deprecate(() => {\n  $0\n}, '\
+         xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\
+         xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\
+         xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\
+         xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');\n",
+        expect![
+            "Function:deprecate(\
+         'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\
+         xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\
+         xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...) callback"
+        ],
+    );
+}
+
+#[test]
+fn javascript_function_after_its_prototype_members_joins_their_class() {
+    check(
+        "javascript",
+        r#"
+Promise.prototype.passByCopy = function () {};
+function Promise(descriptor) {
+  var $0state = descriptor;
+}
+"#,
+        expect!["Class:Promise > Constructor:constructor > Variable:state"],
+    );
+}
+
+#[test]
+fn javascript_a_function_on_the_right_of_an_or_is_named_by_the_left() {
+    check(
+        "javascript",
+        "var reduce = uncurryThis(\n  Array.prototype.reduce || function (callback) {\n    var $0index = 0;\n  }\n);\n",
+        expect!["Variable:reduce > Function:reduce > Variable:index"],
+    );
+}
+
+#[test]
+fn javascript_callbacks_keep_self_but_not_this() {
+    check(
+        "javascript",
+        "self.promiseDispatch('when', function () {\n  this.items.forEach(() => {\n    const $0x = 1;\n  });\n});\n",
+        expect![[
+            r#"Function:self.promiseDispatch('when') callback > Function:items.forEach() callback > Variable:x"#
+        ]],
+    );
+}
