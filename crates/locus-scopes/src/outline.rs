@@ -525,11 +525,12 @@ fn assemble_level(
         let children = assemble(config, arena, &kept);
         if !lifted.is_empty() {
             hoisted = true;
-            // A hoisted symbol merges with its same-named siblings in the container: the first
-            // one stays, unless its pattern says `merge "typed"` (a typed one wins).
+            // A hoisted symbol merges with its same-named siblings in the container, after the
+            // container's own declarations: the first stays, unless its pattern says
+            // `merge "typed"` (the last typed one wins).
             let lifted = assemble_level(config, arena, &lifted);
             level.extend(lifted.into_iter().map(|(s, m, _)| {
-                let m = if m == Merge::Typed { Merge::Typed } else { Merge::First };
+                let m = if m == Merge::Typed { Merge::LateTyped } else { Merge::LateFirst };
                 (s, m, (Join::No, JoinElse::Stay))
             }));
         }
@@ -713,8 +714,14 @@ fn merge(level: Vec<(Symbol, Merge)>) -> Vec<Symbol> {
         return level.into_iter().map(|(s, _)| s).collect();
     }
     let mut winner: HashMap<&str, (usize, bool)> = HashMap::new();
-    for (i, (s, m)) in level.iter().enumerate() {
-        let typed = *m == Merge::Typed;
+    // Declarations in the order pyright binds them: the container's own, then hoisted ones.
+    let late = |m: Merge| matches!(m, Merge::LateFirst | Merge::LateTyped);
+    let order = (0..level.len())
+        .filter(|&i| !late(level[i].1))
+        .chain((0..level.len()).filter(|&i| late(level[i].1)));
+    for i in order {
+        let (s, m) = &level[i];
+        let typed = matches!(m, Merge::Typed | Merge::LateTyped);
         match m {
             Merge::No => {}
             _ => {

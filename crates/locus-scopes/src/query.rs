@@ -86,6 +86,12 @@ pub(crate) enum Merge {
     First,
     /// A typed declaration (definition, annotation): of same-named ones, the last typed one stays.
     Typed,
+    /// `First`, for a symbol hoisted into its container: it counts after every declaration made
+    /// by the container itself, as pyright binds method bodies after the class body (a
+    /// class-level `x = …` declares `x` before `self.x = …` in `__init__` does).
+    LateFirst,
+    /// `Typed`, for a symbol hoisted into its container (see `LateFirst`).
+    LateTyped,
 }
 
 /// How a symbol takes part in joining same-named siblings (tsserver's ES5 classes): see
