@@ -7,6 +7,8 @@
 ; node right after it; the field is named by that one, as tsserver names it.
 ((field_definition property: (property_identifier) @_a . (ERROR [(identifier) (private_property_identifier)] @name)) @symbol.property
   (#eq? @_a "accessor"))
+; A field's range includes the `;` that ends it (tree-sitter makes it the next sibling).
+(class_body (field_definition) @range.extend . ";" @range.end)
 (class_body (field_definition property: (_) @name value: [(arrow_function) (function_expression) (generator_function) (class)] @skip) @symbol.property)
 ((class_body (field_definition property: (_) @name) @symbol.property) (#set! name.normalize "unbreak"))
 
