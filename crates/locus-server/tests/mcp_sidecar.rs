@@ -381,15 +381,44 @@ fn mcp_port_and_no_mcp() {
     s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "fixed"}}));
     let record = wait_record(&dirs, s.pid(), |r| r["editor"] == "fixed");
     assert_eq!(record["url"], format!("http://127.0.0.1:{port}/mcp"));
-    s.stop();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    assert_eq!(mcp_status(&mut s), json!({"state": "listening", "url": url, "port": port}));
+    // The port is taken now: a second editor's Locus says so, and keeps serving the editor.
+    let mut taken = lsp_support::Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
+    taken.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "second"}}));
+    let status = mcp_status(&mut taken);
+    assert_eq!((&status["state"], &status["port"]), (&json!("failed"), &json!(port)), "{status}");
+    assert!(status["message"].as_str().unwrap().contains(&port_arg), "{status}");
+    assert!(taken.context(Value::Null).is_null(), "the language server still answers");
+    taken.stop();
+    // At `shutdown` the discovery file goes at once (editors may kill the server after `exit`).
+    s.request("shutdown", Value::Null).unwrap();
+    assert!(!dirs.discovery_file(s.pid()).exists(), "withdrawn at shutdown");
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(!dirs.discovery_file(s.pid()).exists(), "and not written again");
+    s.notify("exit", Value::Null);
+    assert!(s.wait().success());
 
     let mut s = lsp_support::Server::start_with_env(&["--no-mcp"], &env_refs);
     s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "none"}}));
-    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(mcp_status(&mut s), json!({"state": "disabled"}));
     assert!(!dirs.discovery_file(s.pid()).exists(), "--no-mcp writes no discovery file");
     s.stop();
 
     let (code, _, err) = locus(&dirs, &dirs.workspace, &["lsp", "--mcp-port", "70000"]);
     assert_eq!(code, 2);
     assert!(err.contains("1 to 65535"), "{err}");
+}
+
+/// The params of the `locus/mcpStatus` notification the server sends after `initialized`.
+fn mcp_status(s: &mut lsp_support::Server) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = s.drain().iter().find(|m| m["method"] == "locus/mcpStatus").cloned();
+        if let Some(m) = found {
+            return m["params"].clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "no locus/mcpStatus: {:?}", s.drain());
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

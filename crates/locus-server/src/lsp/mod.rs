@@ -51,11 +51,49 @@ pub fn run(options: Options) -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let state = Shared::new();
     // The MCP endpoint (crate::mcp) lives until this returns; dropping it removes its discovery file.
-    let _mcp = options.mcp_port.and_then(|port| crate::mcp::start_sidecar(port, state.clone()));
-    runtime.block_on(serve(options, state, tokio::io::stdin(), tokio::io::stdout()))
+    let mcp = options.mcp_port.map(|port| crate::mcp::start_sidecar(port, state.clone()));
+    let status = mcp_status(options.mcp_port, mcp.as_ref());
+    let _mcp = mcp;
+    runtime.block_on(serve(options, state, status, tokio::io::stdin(), tokio::io::stdout()))
 }
 
-async fn serve<I, O>(options: Options, state: Shared, input: I, output: O) -> std::io::Result<bool>
+/// The `locus/mcpStatus` notification's params (DESIGN §5): whether agents can reach this
+/// editor, and where. The token stays in the discovery file.
+fn mcp_status(
+    port: Option<u16>,
+    started: Option<&std::result::Result<Arc<crate::mcp::Sidecar>, String>>,
+) -> Value {
+    match (port, started) {
+        (Some(_), Some(Ok(sidecar))) => {
+            let url = sidecar.url();
+            let port = url
+                .rsplit_once(':')
+                .and_then(|(_, rest)| rest.split('/').next())
+                .and_then(|p| p.parse::<u16>().ok());
+            serde_json::json!({"state": "listening", "url": url, "port": port})
+        }
+        (Some(port), Some(Err(message))) => {
+            serde_json::json!({"state": "failed", "port": port, "message": message})
+        }
+        _ => serde_json::json!({"state": "disabled"}),
+    }
+}
+
+/// `locus/mcpStatus`, sent to the editor once it is initialized.
+enum McpStatus {}
+
+impl notification::Notification for McpStatus {
+    type Params = Value;
+    const METHOD: &'static str = "locus/mcpStatus";
+}
+
+async fn serve<I, O>(
+    options: Options,
+    state: Shared,
+    mcp_status: Value,
+    input: I,
+    output: O,
+) -> std::io::Result<bool>
 where
     I: tokio::io::AsyncRead + Unpin + Send + 'static,
     O: tokio::io::AsyncWrite,
@@ -93,7 +131,7 @@ where
                 }
             }
         });
-        Backend { ctx: backend_ctx }
+        Backend { ctx: backend_ctx, client, mcp_status }
     })
     .finish();
     // The editor's log gets messages from `initialize` on, as the LSP allows.
@@ -194,6 +232,9 @@ fn folder_path(uri: &Uri) -> PathBuf {
 
 struct Backend {
     ctx: Arc<Ctx>,
+    client: Client,
+    /// What `locus/mcpStatus` tells the editor once it is initialized.
+    mcp_status: Value,
 }
 
 impl Backend {
@@ -376,10 +417,12 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.ctx.log.debug(format_args!("initialized"));
+        self.client.send_notification::<McpStatus>(self.mcp_status.clone()).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
         self.ctx.session().shutdown = true;
+        crate::mcp::editor_shutting_down();
         self.ctx.log.info(format_args!("shutdown requested"));
         Ok(())
     }

@@ -25,16 +25,25 @@ mod tests;
 pub use sidecar::Sidecar;
 
 /// Starts the MCP endpoint of `locus lsp` on `port` (0 = random). A failure (the port is
-/// taken, the runtime directory is not writable) is reported on stderr and leaves the
-/// language server running without MCP. Success is not: editors file a server's stderr as
-/// errors, so the LSP logs the endpoint through the editor's log instead.
-pub fn start_sidecar(port: u16, state: crate::state::Shared) -> Option<std::sync::Arc<Sidecar>> {
-    match Sidecar::start(port, state) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            eprintln!("locus: mcp: disabled: {e}");
-            None
-        }
+/// taken, the runtime directory is not writable) is reported on stderr, returned as the
+/// reason, and leaves the language server running without MCP. Success is not printed:
+/// editors file a server's stderr as errors, so the LSP logs the endpoint through the
+/// editor's log instead.
+pub fn start_sidecar(
+    port: u16,
+    state: crate::state::Shared,
+) -> Result<std::sync::Arc<Sidecar>, String> {
+    Sidecar::start(port, state).map_err(|e| {
+        eprintln!("locus: mcp: disabled: {e}");
+        e.to_string()
+    })
+}
+
+/// The LSP's hook for `shutdown`: the discovery file goes at once, so that no agent is routed
+/// to an editor that is closing (editors may kill the server right after `exit`).
+pub fn editor_shutting_down() {
+    if let Some(s) = sidecar::current() {
+        s.withdraw();
     }
 }
 

@@ -37,6 +37,8 @@ pub struct Sidecar {
     record: Mutex<Record>,
     path: PathBuf,
     shutdown: CancellationToken,
+    /// Set once the editor asked to shut down: the discovery file is gone for good.
+    withdrawn: std::sync::atomic::AtomicBool,
 }
 
 /// The sidecar of this process, for the LSP's hooks.
@@ -84,6 +86,7 @@ impl Sidecar {
             record: Mutex::new(record),
             path: path.clone(),
             shutdown: CancellationToken::new(),
+            withdrawn: false.into(),
         });
         *CURRENT.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::downgrade(&sidecar));
         let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info));
@@ -128,10 +131,22 @@ impl Sidecar {
         self.rewrite();
     }
 
+    /// Removes the discovery file for good (the editor is shutting down): agents no longer
+    /// find this sidecar, and it is not written again.
+    pub fn withdraw(&self) {
+        // Held while removing, so that a rewrite in progress cannot bring the file back.
+        let _record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
+        self.withdrawn.store(true, Ordering::SeqCst);
+        let _ = std::fs::remove_file(&self.path);
+    }
+
     /// Rewrites the discovery file if what it says changed.
     fn rewrite(&self) {
         let folders = self.state.with(|s| s.snapshot().folders);
         let mut record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.withdrawn.load(Ordering::SeqCst) {
+            return;
+        }
         // The user's last action in this editor (not a focus event: with two editors on one
         // folder, agents follow the one touched last), or when the editor connected.
         let touched = self.state.with(|s| s.last_touch_ms());
