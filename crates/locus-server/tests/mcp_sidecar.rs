@@ -262,6 +262,55 @@ fn locus_mcp_forwards_and_finds_a_restarted_editor() {
     assert!(status.success(), "locus mcp exits cleanly when stdin closes");
 }
 
+/// Two editors on one folder: agents follow the one the user last touched (an edit or a
+/// cursor move), not the one whose focus event came last; a long-lived `locus mcp` follows
+/// when the user switches.
+#[test]
+fn two_editors_on_one_folder_route_to_the_one_touched_last() {
+    let dirs = Dirs::new("mcp-two");
+    let path = dirs.workspace.join("greeter.py");
+    std::fs::write(&path, PY).unwrap();
+    let uri = file_uri(&path);
+    let (mut a, _) = start_sidecar(&dirs, &dirs.workspace, "editor-a");
+    let (mut b, _) = start_sidecar(&dirs, &dirs.workspace, "editor-b");
+    for s in [&mut a, &mut b] {
+        s.open(&uri, "python", 1, PY);
+        s.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}}));
+    }
+    let mut mcp = StdioMcp::start(&dirs, &dirs.workspace, &[]);
+    let route = |mcp: &mut StdioMcp| {
+        let r = mcp.call("bridge_status", json!({}));
+        r["structuredContent"]["data"]["editor"].as_str().unwrap_or_default().to_string()
+    };
+    let active = |dirs: &Dirs, pid: u32| {
+        let text = std::fs::read_to_string(dirs.discovery_file(pid)).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["lastActiveMs"].as_u64().unwrap()
+    };
+    // The user moves the cursor in A, later than anything B did.
+    std::thread::sleep(Duration::from_millis(1100));
+    cursor(&mut a, &uri, 6, 2);
+    let b_before = active(&dirs, b.pid());
+    wait_record(&dirs, a.pid(), |r| r["lastActiveMs"].as_u64().unwrap() > b_before);
+    assert_eq!(route(&mut mcp), "editor-a");
+    // B only gains focus (the user glances at its window): agents stay with A.
+    b.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}, "focused": true}));
+    a.notify(
+        "locus/didChangeActiveEditor",
+        json!({"textDocument": {"uri": uri}, "focused": false}),
+    );
+    std::thread::sleep(Duration::from_millis(1200));
+    assert!(active(&dirs, b.pid()) < active(&dirs, a.pid()), "a focus event is not a touch");
+    assert_eq!(route(&mut mcp), "editor-a");
+    // The user types in B: the same `locus mcp` follows.
+    b.change(&uri, 2, json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# b\n"}]));
+    let a_now = active(&dirs, a.pid());
+    wait_record(&dirs, b.pid(), |r| r["lastActiveMs"].as_u64().unwrap() > a_now);
+    assert_eq!(route(&mut mcp), "editor-b");
+    let r = mcp.call("editor_get_context", json!({}));
+    assert_eq!(r["structuredContent"]["editorContext"]["file"]["isDirty"], true, "B's text: {r}");
+    assert!(mcp.close().success());
+}
+
 #[test]
 fn locus_mcp_cancellation_and_timeout() {
     let dirs = Dirs::new("mcp-cancel");
@@ -385,7 +434,9 @@ fn mcp_port_and_no_mcp() {
     assert_eq!(mcp_status(&mut s), json!({"state": "listening", "url": url, "port": port}));
     // The port is taken now: a second editor's Locus says so, and keeps serving the editor.
     let mut taken = lsp_support::Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
-    taken.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "second"}}));
+    taken.initialize(
+        json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "second"}}),
+    );
     let status = mcp_status(&mut taken);
     assert_eq!((&status["state"], &status["port"]), (&json!("failed"), &json!(port)), "{status}");
     assert!(status["message"].as_str().unwrap().contains(&port_arg), "{status}");
