@@ -80,7 +80,8 @@ pub(super) struct DocState {
     pub(super) source: Source,
     /// The document's language, for parsing it again when it wakes.
     language: Option<Language>,
-    /// Whether the tree was dropped to save memory (see [`AWAKE_TEXT_BUDGET`]).
+    /// Whether the document has no tree: not parsed yet since it was opened, or its tree
+    /// dropped to save memory (see [`AWAKE_TEXT_BUDGET`]).
     pub(super) asleep: bool,
     /// Edits not parsed yet (see [`Deferred`]).
     pub(super) pending: Option<Deferred>,
@@ -114,9 +115,9 @@ impl DocState {
         let language = registry
             .by_id(language_id)
             .or_else(|| registry.for_path(Path::new(&path), text.lines().next()));
-        let started = Instant::now();
-        let source = Source::new(Document::new(text, version), language);
-        let parse_cost = started.elapsed();
+        // Parsed on first need (a context, an outline), not here: a document that is only being
+        // opened does not hold up the editor's next messages, about it or about others.
+        let source = Source::new(Document::new(text, version), None);
         let saved = if uri.starts_with("file:") {
             match std::fs::read(&path) {
                 Ok(bytes) if bytes == text.as_bytes() => Some(Fingerprint::of_str(text)),
@@ -137,9 +138,9 @@ impl DocState {
             language_id,
             source,
             language,
-            asleep: false,
+            asleep: true,
             pending: None,
-            parse_cost,
+            parse_cost: Duration::ZERO,
             generation: 0,
             saved,
             dirty_cache: None,

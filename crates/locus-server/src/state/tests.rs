@@ -374,7 +374,10 @@ fn least_recently_touched_documents_sleep_and_wake_exact() {
         .map(|i| PY.replace("class A", &format!("class A{i}")))
         .collect();
     for i in 0..12 {
-        s.open(&format!("untitled:{i}.py"), "python", 1, &big);
+        let uri = format!("untitled:{i}.py");
+        s.open(&uri, "python", 1, &big);
+        assert!(s.docs[&uri].asleep, "parsed on first need, not at open");
+        s.reparse(&uri).unwrap();
     }
     let asleep: Vec<_> = (0..12).filter(|i| s.docs[&format!("untitled:{i}.py")].asleep).collect();
     assert!(!asleep.is_empty() && asleep.iter().all(|i| *i < 4), "the oldest sleep: {asleep:?}");
