@@ -15,6 +15,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("locus-doc", &[]),
     ("locus-fixture", &[]),
     ("locus-memory", &[]),
+    // The DAP client: a protocol crate at the edge, a leaf; the tool layer may drive it.
+    ("locus-dap", &[]),
     ("locus-scopes", &["locus-doc"]),
     ("locus-context", &["locus-doc", "locus-scopes"]),
     ("locus-tools", &["locus-doc", "locus-scopes", "locus-context", "locus-memory"]),
@@ -23,6 +25,10 @@ const LAYERS: &[(&str, &[&str])] = &[
 
 /// Protocol and serialization-at-the-edge crates, allowed only in the binary.
 const EDGE_ONLY: &[&str] = &["tower-lsp-server", "rmcp", "axum", "reqwest", "clap"];
+
+/// Crates at the protocol edge that the core crates (below the tools) never depend on.
+const EDGE_CRATES: &[&str] = &["locus-dap"];
+const CORE: &[&str] = &["locus-doc", "locus-scopes", "locus-context", "locus-memory"];
 
 fn manifest(krate: &str) -> toml::Table {
     let path = workspace().join("crates").join(krate).join("Cargo.toml");
@@ -52,6 +58,12 @@ fn crates_depend_only_down_the_layers() {
         for dep in names(&m, "dependencies") {
             if dep.starts_with("locus-") {
                 assert!(allowed.contains(&dep.as_str()), "{krate} may not depend on {dep}");
+            }
+            if CORE.contains(krate) {
+                assert!(
+                    !EDGE_CRATES.contains(&dep.as_str()),
+                    "{dep} is at the edge, not in {krate}"
+                );
             }
             if *krate != "locus-server" {
                 assert!(

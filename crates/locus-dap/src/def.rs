@@ -1,0 +1,142 @@
+//! The shape of an adapter file, `adapters/<name>.toml`: what the adapter is called, which
+//! languages it debugs, how to start it, how to talk to it, the arguments its `launch` and
+//! `attach` requests start from, and how to install it.
+//!
+//! **Invariant:** strict. An unknown key, a missing field or a transport that names no way to
+//! learn its port fails the parse with the key's name; `build.rs` parses every built-in file
+//! with this same module, so a bad file fails the build. Only `serde` and `toml` are used here,
+//! because `build.rs` includes this file as its own module.
+
+use serde::Deserialize;
+
+/// One debug adapter, as written in its file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AdapterDef {
+    /// The adapter's name, also the file's stem (`"debugpy"`).
+    pub name: String,
+    /// The language ids it debugs (`"python"`).
+    pub languages: Vec<String>,
+    /// The shell command that installs it, shown when it cannot be found.
+    pub install: String,
+    /// How to start it, tried in order: the first whose program is found is used.
+    #[serde(rename = "command")]
+    pub commands: Vec<CommandDef>,
+    /// How to talk to it once started.
+    pub transport: TransportDef,
+    /// The `launch` request's arguments before the caller's own are merged over them.
+    #[serde(default)]
+    pub launch: toml::Table,
+    /// The `attach` request's arguments before the caller's own are merged over them.
+    #[serde(default)]
+    pub attach: toml::Table,
+}
+
+/// One way to start an adapter. Exactly one of `program` and `python-module` is given.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CommandDef {
+    /// A program name looked up on `PATH`, or an absolute path.
+    #[serde(default)]
+    pub program: Option<String>,
+    /// A Python module run as `python -m <module>` by the first Python that has it.
+    #[serde(default)]
+    pub python_module: Option<String>,
+    /// A file given to `program` as its first argument; `${env:NAME}` is replaced by the
+    /// variable's value. The command is skipped when the variable is unset or the file is
+    /// missing.
+    #[serde(default)]
+    pub script: Option<String>,
+    /// The arguments after the program (and script). `{port}` is replaced by the port chosen
+    /// for a `tcp` transport whose port is an `argument`.
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+/// How Locus talks to a started adapter.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum TransportDef {
+    /// DAP over the adapter's stdin and stdout.
+    Stdio,
+    /// DAP over a TCP connection to 127.0.0.1.
+    Tcp(TcpDef),
+}
+
+/// How a TCP adapter's port is learned.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TcpDef {
+    /// `printed`: the adapter picks a port and prints it; `argument`: Locus picks a free port
+    /// and passes it where an argument says `{port}`.
+    pub port: PortSource,
+    /// For `printed`: text on the stdout line that carries the address; the port is the
+    /// number after the line's last `:`.
+    #[serde(default)]
+    pub listening: Option<String>,
+}
+
+/// Where a TCP adapter's port comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PortSource {
+    /// The adapter prints the address it listens on.
+    Printed,
+    /// Locus chooses the port and passes it as an argument.
+    Argument,
+}
+
+impl AdapterDef {
+    /// Parses and checks one adapter file's text.
+    pub fn parse(text: &str) -> Result<AdapterDef, String> {
+        let def: AdapterDef = toml::from_str(text).map_err(|e| e.to_string())?;
+        def.check()?;
+        Ok(def)
+    }
+
+    /// The rules serde cannot express.
+    fn check(&self) -> Result<(), String> {
+        if self.commands.is_empty() {
+            return Err(format!("adapter {}: at least one [[command]] is needed", self.name));
+        }
+        for (i, c) in self.commands.iter().enumerate() {
+            if c.program.is_some() == c.python_module.is_some() {
+                return Err(format!(
+                    "adapter {}: command {} needs exactly one of `program` and `python-module`",
+                    self.name,
+                    i + 1
+                ));
+            }
+            if c.script.is_some() && c.program.is_none() {
+                return Err(format!(
+                    "adapter {}: command {} has a `script` but no `program` to run it",
+                    self.name,
+                    i + 1
+                ));
+            }
+        }
+        if let TransportDef::Tcp(tcp) = &self.transport {
+            match tcp.port {
+                PortSource::Printed if tcp.listening.is_none() => {
+                    return Err(format!(
+                        "adapter {}: a printed port needs `listening`, the text of the line that carries it",
+                        self.name
+                    ));
+                }
+                PortSource::Argument
+                    if !self
+                        .commands
+                        .iter()
+                        .all(|c| c.args.iter().any(|a| a.contains("{port}"))) =>
+                {
+                    return Err(format!(
+                        "adapter {}: with `port = \"argument\"` every command passes `{{port}}`",
+                        self.name
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}

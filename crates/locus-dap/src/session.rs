@@ -1,0 +1,1248 @@
+//! One debug session over a [`Client`]: the handshake in the order that does not deadlock,
+//! breakpoints kept by Locus, execution control, inspection with Locus's own ids, and a state
+//! machine fed by the adapter's events.
+//!
+//! **Invariants.**
+//! - The handshake is `initialize` → `launch`/`attach` sent but not awaited → the
+//!   `initialized` event → breakpoints, function breakpoints, exception breakpoints →
+//!   `configurationDone` (when supported) → the `launch`/`attach` response. debugpy, CodeLLDB
+//!   and js-debug answer `launch` only after `configurationDone`; Delve and lldb-dap before.
+//! - Breakpoints are Locus's: the full set of each file is kept and sent whole
+//!   (`setBreakpoints` replaces a file's set), with Locus ids that survive re-sends of the same
+//!   line and are never reused. Hit counts are counted from `stopped.hitBreakpointIds`, or by
+//!   the top frame's location when the adapter gives no ids.
+//! - Frame and variable references are Locus's ([`FrameId`], [`VarRef`]) and die on every
+//!   resume, whether Locus asked for it or a `continued` event said so.
+//! - Waiting for a step waits for the `stopped` event, not the step's response.
+//! - The session ends once: on `terminated`, on `disconnect`, or when the adapter dies; every
+//!   waiter then gets [`Error::SessionEnded`] (with the exit code when known) or the
+//!   connection's error, within the transport's grace (well under a second).
+//! - No MCP and no editor types: the tool layer turns [`Snapshot`]s and [`Error`]s into
+//!   envelopes.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use crate::adapter::{Launcher, Lookup};
+use crate::def::AdapterDef;
+use crate::error::Error;
+use crate::ids::{AdapterFrame, FrameId, Ids, VarRef};
+use crate::output::{Output, OutputCursor, OutputRead};
+use crate::transport::{Client, ClientConfig, Incoming};
+use crate::types;
+
+/// How a session behaves.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// The connection's settings (request deadline, adapter cwd and env).
+    pub client: ClientConfig,
+    /// Where to look for the adapter.
+    pub lookup: Lookup,
+    /// The deadline of the handshake steps (`initialize`, `initialized`, the launch response).
+    pub handshake_timeout: Duration,
+    /// How many bytes of each output stream to keep.
+    pub output_cap: usize,
+}
+
+impl SessionConfig {
+    /// [`ClientConfig::standard`], the process's `PATH`, 30 s handshakes, 1 MiB of output per
+    /// stream.
+    pub fn standard() -> SessionConfig {
+        SessionConfig {
+            client: ClientConfig::standard(),
+            lookup: Lookup::default(),
+            handshake_timeout: Duration::from_secs(30),
+            output_cap: 1024 * 1024,
+        }
+    }
+}
+
+/// Where the session is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Phase {
+    /// Started, not yet configured.
+    Starting,
+    /// The program runs.
+    Running,
+    /// The program is stopped.
+    Stopped,
+    /// The session is over; the error says why.
+    Ended(Error),
+}
+
+/// A place in the program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    /// The file, when the frame has one.
+    pub path: Option<PathBuf>,
+    /// 1-based line.
+    pub line: i64,
+    /// 1-based column.
+    pub column: i64,
+    /// The function's name.
+    pub function: String,
+}
+
+/// The last stop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StopInfo {
+    /// `breakpoint`, `step`, `exception`, `pause`, `entry`, …
+    pub reason: String,
+    /// The thread that stopped.
+    pub thread_id: Option<i64>,
+    /// Whether every thread stopped.
+    pub all_threads_stopped: bool,
+    /// The adapter's description or text (an exception's message).
+    pub description: Option<String>,
+    /// Locus ids of the breakpoints that caused it.
+    pub breakpoints: Vec<u64>,
+    /// Where the stopped thread is, when the adapter told.
+    pub position: Option<Position>,
+    /// Which stop of the session this is, from 1.
+    pub number: u64,
+}
+
+/// A thread and whether it is stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadInfo {
+    /// The adapter's thread id (0 is valid).
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Whether it is stopped.
+    pub stopped: bool,
+}
+
+/// A line breakpoint to set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceBreakpoint {
+    /// 1-based line.
+    pub line: i64,
+    /// Stop only when this expression is true.
+    pub condition: Option<String>,
+    /// Stop only when the hit count meets this (syntax up to the adapter).
+    pub hit_condition: Option<String>,
+    /// Log this message (with `{expressions}`) instead of stopping.
+    pub log_message: Option<String>,
+}
+
+impl SourceBreakpoint {
+    /// A plain breakpoint on a line.
+    pub fn at(line: i64) -> SourceBreakpoint {
+        SourceBreakpoint { line, condition: None, hit_condition: None, log_message: None }
+    }
+}
+
+/// A function breakpoint to set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionBreakpoint {
+    /// The function's name.
+    pub name: String,
+    /// Stop only when this expression is true.
+    pub condition: Option<String>,
+    /// Stop only when the hit count meets this.
+    pub hit_condition: Option<String>,
+}
+
+/// A breakpoint as Locus knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakpointInfo {
+    /// Locus's id, never reused within the session.
+    pub id: u64,
+    /// The file, for a line breakpoint.
+    pub path: Option<PathBuf>,
+    /// The function, for a function breakpoint.
+    pub function: Option<String>,
+    /// The line asked for (0 for a function breakpoint).
+    pub line: i64,
+    /// The line the adapter set it on, when it told.
+    pub actual_line: Option<i64>,
+    /// The condition.
+    pub condition: Option<String>,
+    /// The hit condition.
+    pub hit_condition: Option<String>,
+    /// The log message of a logpoint.
+    pub log_message: Option<String>,
+    /// Whether the adapter confirmed it.
+    pub verified: bool,
+    /// The adapter's message (why it is unverified, or where it moved).
+    pub message: Option<String>,
+    /// How many stops it caused, counted by Locus.
+    pub hit_count: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Record {
+    info: BreakpointInfo,
+    adapter_id: Option<i64>,
+}
+
+/// A stack frame with Locus's id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Locus's id, valid until the program resumes.
+    pub id: FrameId,
+    /// Where it is.
+    pub position: Position,
+}
+
+/// A scope of a frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeInfo {
+    /// `Locals`, `Globals`, …
+    pub name: String,
+    /// `arguments`, `locals`, `registers`, when the adapter tells.
+    pub presentation_hint: Option<String>,
+    /// Its variables, valid until the program resumes.
+    pub variables: Option<VarRef>,
+    /// Whether fetching it is costly.
+    pub expensive: bool,
+}
+
+/// A variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariableInfo {
+    /// Its name.
+    pub name: String,
+    /// Its value as text.
+    pub value: String,
+    /// Its type, when the adapter tells.
+    pub type_name: Option<String>,
+    /// Its children, valid until the program resumes.
+    pub children: Option<VarRef>,
+    /// The expression that reads it, when given.
+    pub evaluate_name: Option<String>,
+}
+
+/// How to resume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resume {
+    /// `continue`.
+    Continue,
+    /// `next` (step over).
+    Next,
+    /// `stepIn`.
+    StepIn,
+    /// `stepOut`.
+    StepOut,
+}
+
+impl Resume {
+    fn command(self) -> &'static str {
+        match self {
+            Resume::Continue => "continue",
+            Resume::Next => "next",
+            Resume::StepIn => "stepIn",
+            Resume::StepOut => "stepOut",
+        }
+    }
+}
+
+/// The session's state at one moment.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// The adapter's name.
+    pub adapter: String,
+    /// The adapter's command line.
+    pub adapter_command: String,
+    /// Where the session is.
+    pub phase: Phase,
+    /// The last stop (kept while the program runs, for context).
+    pub stop: Option<StopInfo>,
+    /// The threads Locus knows.
+    pub threads: Vec<ThreadInfo>,
+    /// Every breakpoint, line breakpoints by file then line, then function breakpoints.
+    pub breakpoints: Vec<BreakpointInfo>,
+    /// The program's exit code, when the adapter told it.
+    pub exit_code: Option<i64>,
+    /// The program's process id, when the adapter told it.
+    pub pid: Option<i64>,
+    /// The program's name, when the adapter told it.
+    pub program: Option<String>,
+    /// The adapter's capabilities (the `initialize` response's body).
+    pub capabilities: Value,
+}
+
+struct State {
+    phase: Phase,
+    initialized: bool,
+    capabilities: Value,
+    stop: Option<StopInfo>,
+    stops: u64,
+    threads: BTreeMap<i64, ThreadInfo>,
+    files: BTreeMap<PathBuf, Vec<Record>>,
+    functions: Vec<Record>,
+    last_breakpoint: u64,
+    exit_code: Option<i64>,
+    pid: Option<i64>,
+    launched: bool,
+    program: Option<String>,
+    ids: Ids,
+    output: Output,
+}
+
+impl State {
+    fn records_mut(&mut self) -> impl Iterator<Item = &mut Record> {
+        self.files.values_mut().flatten().chain(self.functions.iter_mut())
+    }
+
+    /// The program resumed: references die, threads run.
+    fn resumed(&mut self, thread: Option<i64>) {
+        self.ids.invalidate();
+        if !matches!(self.phase, Phase::Ended(_)) {
+            self.phase = Phase::Running;
+        }
+        for (id, t) in &mut self.threads {
+            if thread.is_none_or(|th| th == *id) {
+                t.stopped = false;
+            }
+        }
+        if thread.is_some() && self.threads.values().any(|t| t.stopped) {
+            self.phase = Phase::Stopped;
+        }
+    }
+
+    fn ended(&self) -> Option<Error> {
+        match &self.phase {
+            Phase::Ended(e) => Some(e.clone()),
+            _ => None,
+        }
+    }
+
+    fn end(&mut self, error: Error) {
+        if self.ended().is_none() {
+            self.phase = Phase::Ended(error);
+            self.ids.invalidate();
+        }
+    }
+
+    fn exit_reason(&self) -> Error {
+        Error::SessionEnded {
+            reason: match self.exit_code {
+                Some(code) => format!("the program exited with code {code}"),
+                None => "the debug adapter ended the session".into(),
+            },
+            exit_code: self.exit_code,
+        }
+    }
+}
+
+/// A debug session. Dropping it ends the adapter and the program it launched.
+pub struct Session {
+    client: Client,
+    def: AdapterDef,
+    launcher: Launcher,
+    config: SessionConfig,
+    state: Arc<Mutex<State>>,
+    /// Bumped after every change of the state; waiters subscribe to it.
+    changed: Arc<watch::Sender<u64>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("adapter", &self.def.name).finish_non_exhaustive()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.kill_debuggee();
+        self.client.shutdown(Error::SessionEnded {
+            reason: "the session was closed".into(),
+            exit_code: None,
+        });
+    }
+}
+
+impl Session {
+    /// Finds and starts the adapter and sends `initialize`.
+    pub async fn start(def: &AdapterDef, config: SessionConfig) -> Result<Session, Error> {
+        let launcher = def.resolve(&config.lookup)?;
+        let client = Client::start(&launcher, config.client.clone()).await?;
+        Session::over(client, def, launcher, config).await
+    }
+
+    /// A session over a connection someone else opened (a fake adapter in tests, or a child
+    /// connection), sending `initialize`.
+    pub async fn over(
+        client: Client,
+        def: &AdapterDef,
+        launcher: Launcher,
+        config: SessionConfig,
+    ) -> Result<Session, Error> {
+        let events = client.subscribe();
+        let changed = Arc::new(watch::channel(0).0);
+        let state = Arc::new(Mutex::new(State {
+            phase: Phase::Starting,
+            initialized: false,
+            capabilities: Value::Null,
+            stop: None,
+            stops: 0,
+            threads: BTreeMap::new(),
+            files: BTreeMap::new(),
+            functions: Vec::new(),
+            last_breakpoint: 0,
+            exit_code: None,
+            pid: None,
+            launched: false,
+            program: None,
+            ids: Ids::default(),
+            output: Output::new(config.output_cap),
+        }));
+        tokio::spawn(run_events(client.clone(), state.clone(), changed.clone(), events));
+        let session = Session { client, def: def.clone(), launcher, config, state, changed };
+        let arguments = json!({
+            "clientID": "locus",
+            "clientName": "Locus",
+            "adapterID": def.name,
+            "locale": "en",
+            "pathFormat": "path",
+            "linesStartAt1": true,
+            "columnsStartAt1": true,
+            "supportsVariableType": true,
+            "supportsVariablePaging": true,
+            "supportsRunInTerminalRequest": true,
+            "supportsStartDebuggingRequest": true,
+            "supportsProgressReporting": false,
+            "supportsInvalidatedEvent": false,
+        });
+        let capabilities = session
+            .client
+            .request_within("initialize", arguments, session.config.handshake_timeout)
+            .await?;
+        session.state.lock().unwrap().capabilities = capabilities;
+        Ok(session)
+    }
+
+    /// The adapter's name.
+    pub fn adapter(&self) -> &str {
+        &self.def.name
+    }
+
+    /// The adapter's process id, when Locus started it.
+    pub fn adapter_pid(&self) -> Option<u32> {
+        self.client.adapter_pid()
+    }
+
+    /// The connection, for requests this API does not wrap.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// Launches the program: the adapter file's launch defaults with `arguments` merged over
+    /// them, in the handshake order of the module head.
+    pub async fn launch(&self, arguments: &Value) -> Result<(), Error> {
+        self.state.lock().unwrap().launched = true;
+        self.begin("launch", self.def.launch_arguments(arguments)).await
+    }
+
+    /// Attaches to a program, as [`Session::launch`] does with the attach defaults.
+    pub async fn attach(&self, arguments: &Value) -> Result<(), Error> {
+        self.begin("attach", self.def.attach_arguments(arguments)).await
+    }
+
+    async fn begin(&self, command: &str, arguments: Value) -> Result<(), Error> {
+        let timeout = self.config.handshake_timeout;
+        let mut response = Box::pin(self.client.send(command, &arguments)?.wait(timeout));
+        let mut answered = None;
+        let initialized = self.wait_until("the `initialized` event", timeout, |s| {
+            if s.initialized { Some(Ok(())) } else { s.ended().map(Err) }
+        });
+        tokio::pin!(initialized);
+        loop {
+            tokio::select! {
+                result = &mut initialized => { result?; break; }
+                result = &mut response, if answered.is_none() => {
+                    // An adapter may refuse the launch before it ever sends `initialized`.
+                    answered = Some(result?);
+                }
+            }
+        }
+        self.configure().await?;
+        if answered.is_none() {
+            response.await?;
+        }
+        let mut state = self.state.lock().unwrap();
+        if state.phase == Phase::Starting {
+            state.phase = Phase::Running;
+        }
+        Ok(())
+    }
+
+    /// Sends every breakpoint Locus keeps, then `configurationDone`.
+    async fn configure(&self) -> Result<(), Error> {
+        let files: Vec<PathBuf> = self.state.lock().unwrap().files.keys().cloned().collect();
+        for path in files {
+            self.send_file_breakpoints(&path).await?;
+        }
+        let (functions, capabilities) = {
+            let s = self.state.lock().unwrap();
+            (!s.functions.is_empty(), s.capabilities.clone())
+        };
+        if functions {
+            self.send_function_breakpoints().await?;
+        }
+        let done = capabilities["supportsConfigurationDoneRequest"].as_bool() == Some(true);
+        if capabilities["exceptionBreakpointFilters"].is_array() || !done {
+            self.client.request("setExceptionBreakpoints", json!({"filters": []})).await?;
+        }
+        if done {
+            self.client.request("configurationDone", Value::Null).await?;
+        }
+        Ok(())
+    }
+
+    /// Replaces the breakpoints of one file (an empty list clears them) and answers them as
+    /// they now are. Before the handshake's `initialized` they are kept and sent then.
+    pub async fn set_breakpoints(
+        &self,
+        path: &Path,
+        breakpoints: &[SourceBreakpoint],
+    ) -> Result<Vec<BreakpointInfo>, Error> {
+        let send = {
+            let mut s = self.state.lock().unwrap();
+            if let Some(e) = s.ended() {
+                return Err(e);
+            }
+            let old = s.files.remove(path).unwrap_or_default();
+            let mut records = Vec::new();
+            for bp in breakpoints {
+                let kept = old.iter().find(|r| r.info.line == bp.line);
+                let (id, hit_count) = match kept {
+                    Some(r) => (r.info.id, r.info.hit_count),
+                    None => {
+                        s.last_breakpoint += 1;
+                        (s.last_breakpoint, 0)
+                    }
+                };
+                records.push(Record {
+                    info: BreakpointInfo {
+                        id,
+                        path: Some(path.to_path_buf()),
+                        function: None,
+                        line: bp.line,
+                        actual_line: None,
+                        condition: bp.condition.clone(),
+                        hit_condition: bp.hit_condition.clone(),
+                        log_message: bp.log_message.clone(),
+                        verified: false,
+                        message: None,
+                        hit_count,
+                    },
+                    adapter_id: None,
+                });
+            }
+            if !records.is_empty() || s.initialized {
+                s.files.insert(path.to_path_buf(), records);
+            }
+            s.initialized
+        };
+        if send {
+            self.send_file_breakpoints(path).await?;
+        }
+        let s = self.state.lock().unwrap();
+        Ok(s.files.get(path).into_iter().flatten().map(|r| r.info.clone()).collect())
+    }
+
+    async fn send_file_breakpoints(&self, path: &Path) -> Result<(), Error> {
+        let list: Vec<Value> = {
+            let s = self.state.lock().unwrap();
+            s.files
+                .get(path)
+                .into_iter()
+                .flatten()
+                .map(|r| source_breakpoint_json(&r.info))
+                .collect()
+        };
+        let body = self
+            .client
+            .request(
+                "setBreakpoints",
+                json!({
+                    "source": {"path": path, "name": path.file_name().map(|n| n.to_string_lossy())},
+                    "breakpoints": list,
+                    "lines": list.iter().map(|b| b["line"].clone()).collect::<Vec<_>>(),
+                    "sourceModified": false,
+                }),
+            )
+            .await?;
+        let answered: Vec<types::Breakpoint> =
+            types::parse("setBreakpoints", &body["breakpoints"]).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        if let Some(records) = s.files.get_mut(path) {
+            for (record, bp) in records.iter_mut().zip(answered) {
+                apply(record, &bp);
+            }
+            if records.is_empty() {
+                s.files.remove(path);
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces every function breakpoint.
+    pub async fn set_function_breakpoints(
+        &self,
+        breakpoints: &[FunctionBreakpoint],
+    ) -> Result<Vec<BreakpointInfo>, Error> {
+        let send = {
+            let mut s = self.state.lock().unwrap();
+            if let Some(e) = s.ended() {
+                return Err(e);
+            }
+            if s.initialized
+                && !breakpoints.is_empty()
+                && s.capabilities["supportsFunctionBreakpoints"].as_bool() != Some(true)
+            {
+                return Err(Error::Unsupported(format!(
+                    "{} does not support function breakpoints",
+                    self.def.name
+                )));
+            }
+            let old = std::mem::take(&mut s.functions);
+            for bp in breakpoints {
+                let kept = old.iter().find(|r| r.info.function.as_deref() == Some(&bp.name));
+                let (id, hit_count) = match kept {
+                    Some(r) => (r.info.id, r.info.hit_count),
+                    None => {
+                        s.last_breakpoint += 1;
+                        (s.last_breakpoint, 0)
+                    }
+                };
+                s.functions.push(Record {
+                    info: BreakpointInfo {
+                        id,
+                        path: None,
+                        function: Some(bp.name.clone()),
+                        line: 0,
+                        actual_line: None,
+                        condition: bp.condition.clone(),
+                        hit_condition: bp.hit_condition.clone(),
+                        log_message: None,
+                        verified: false,
+                        message: None,
+                        hit_count,
+                    },
+                    adapter_id: None,
+                });
+            }
+            s.initialized
+        };
+        if send {
+            self.send_function_breakpoints().await?;
+        }
+        Ok(self.state.lock().unwrap().functions.iter().map(|r| r.info.clone()).collect())
+    }
+
+    async fn send_function_breakpoints(&self) -> Result<(), Error> {
+        let list: Vec<Value> = {
+            let s = self.state.lock().unwrap();
+            s.functions
+                .iter()
+                .map(|r| {
+                    let mut b = json!({"name": r.info.function});
+                    if let Some(c) = &r.info.condition {
+                        b["condition"] = c.clone().into();
+                    }
+                    if let Some(h) = &r.info.hit_condition {
+                        b["hitCondition"] = h.clone().into();
+                    }
+                    b
+                })
+                .collect()
+        };
+        let body =
+            self.client.request("setFunctionBreakpoints", json!({"breakpoints": list})).await?;
+        let answered: Vec<types::Breakpoint> =
+            types::parse("setFunctionBreakpoints", &body["breakpoints"])
+                .map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        for (record, bp) in s.functions.iter_mut().zip(answered) {
+            apply(record, &bp);
+        }
+        Ok(())
+    }
+
+    /// Every breakpoint as Locus knows it now.
+    pub fn breakpoints(&self) -> Vec<BreakpointInfo> {
+        let s = self.state.lock().unwrap();
+        s.files.values().flatten().chain(&s.functions).map(|r| r.info.clone()).collect()
+    }
+
+    /// Resumes the program (one thread for steps, every thread for `continue` as adapters
+    /// do) and answers the number of stops so far, for [`Session::wait_for_stop`]. Every
+    /// reference dies now.
+    pub async fn resume(&self, how: Resume, thread: Option<i64>) -> Result<u64, Error> {
+        let (thread, before) = {
+            let mut s = self.state.lock().unwrap();
+            if let Some(e) = s.ended() {
+                return Err(e);
+            }
+            if s.phase != Phase::Stopped {
+                return Err(Error::NotStopped { state: describe(&s.phase) });
+            }
+            let thread = thread.or(s.stop.as_ref().and_then(|st| st.thread_id)).or(s
+                .threads
+                .keys()
+                .next()
+                .copied());
+            let Some(thread) = thread else {
+                return Err(Error::NotStopped { state: "no thread is known".into() });
+            };
+            s.resumed(None);
+            (thread, s.stops)
+        };
+        self.bump();
+        self.client.request(how.command(), json!({"threadId": thread})).await?;
+        Ok(before)
+    }
+
+    /// Resumes with a step (or `continue`) and waits for the next stop.
+    pub async fn step(
+        &self,
+        how: Resume,
+        thread: Option<i64>,
+        timeout: Duration,
+    ) -> Result<StopInfo, Error> {
+        let before = self.resume(how, thread).await?;
+        self.wait_for_stop(before, timeout).await
+    }
+
+    /// Asks the program to pause (all threads when `thread` is `None`).
+    pub async fn pause(&self, thread: Option<i64>) -> Result<(), Error> {
+        let thread = match thread {
+            Some(t) => t,
+            None => {
+                let s = self.state.lock().unwrap();
+                s.threads.keys().next().copied().unwrap_or(0)
+            }
+        };
+        self.client.request("pause", json!({"threadId": thread})).await.map(drop)
+    }
+
+    /// The number of stops so far (give it to [`Session::wait_for_stop`] to wait for a
+    /// later one).
+    pub fn stops(&self) -> u64 {
+        self.state.lock().unwrap().stops
+    }
+
+    /// Waits until the program is stopped by a stop after the `after`th, or the session ends.
+    pub async fn wait_for_stop(&self, after: u64, timeout: Duration) -> Result<StopInfo, Error> {
+        self.wait_until("the program to stop", timeout, |s| {
+            if let Some(e) = s.ended() {
+                return Some(Err(e));
+            }
+            match &s.stop {
+                Some(stop) if s.phase == Phase::Stopped && stop.number > after => {
+                    Some(Ok(stop.clone()))
+                }
+                _ => None,
+            }
+        })
+        .await
+    }
+
+    /// Waits until the session has ended and answers why.
+    pub async fn wait_for_end(&self, timeout: Duration) -> Result<Error, Error> {
+        self.wait_until("the session to end", timeout, |s| s.ended().map(Ok)).await
+    }
+
+    async fn wait_until<T>(
+        &self,
+        what: &str,
+        timeout: Duration,
+        mut check: impl FnMut(&State) -> Option<Result<T, Error>>,
+    ) -> Result<T, Error> {
+        let mut changed = self.changed.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if let Some(result) = check(&self.state.lock().unwrap()) {
+                return result;
+            }
+            match tokio::time::timeout_at(deadline, changed.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => unreachable!("the session holds the sender"),
+                Err(_) => {
+                    return Err(Error::WaitTimeout { what: what.to_string(), after: timeout });
+                }
+            }
+        }
+    }
+
+    fn bump(&self) {
+        self.changed.send_modify(|g| *g += 1);
+    }
+
+    /// The threads, fetched from the adapter.
+    pub async fn threads(&self) -> Result<Vec<ThreadInfo>, Error> {
+        let body = self.client.request("threads", Value::Null).await?;
+        let threads: Vec<types::Thread> =
+            types::parse("threads", &body["threads"]).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        let all_stopped = s.phase == Phase::Stopped
+            && s.stop.as_ref().is_some_and(|st| st.all_threads_stopped || st.thread_id.is_none());
+        let old = std::mem::take(&mut s.threads);
+        for t in threads {
+            let stopped = all_stopped || old.get(&t.id).is_some_and(|o| o.stopped);
+            s.threads.insert(t.id, ThreadInfo { id: t.id, name: t.name, stopped });
+        }
+        Ok(s.threads.values().cloned().collect())
+    }
+
+    /// The stack of a thread (the stopped one by default), top first, with Locus's frame ids.
+    pub async fn stack_trace(
+        &self,
+        thread: Option<i64>,
+        levels: Option<u32>,
+    ) -> Result<Vec<Frame>, Error> {
+        let thread = {
+            let s = self.state.lock().unwrap();
+            if let Some(e) = s.ended() {
+                return Err(e);
+            }
+            if s.phase != Phase::Stopped {
+                return Err(Error::NotStopped { state: describe(&s.phase) });
+            }
+            thread.or(s.stop.as_ref().and_then(|st| st.thread_id)).or(s
+                .threads
+                .keys()
+                .next()
+                .copied())
+        };
+        let thread =
+            thread.ok_or_else(|| Error::NotStopped { state: "no thread is known".into() })?;
+        let mut arguments = json!({"threadId": thread, "startFrame": 0});
+        if let Some(levels) = levels {
+            arguments["levels"] = levels.into();
+        }
+        let body = self.client.request("stackTrace", arguments).await?;
+        let frames: Vec<types::StackFrame> =
+            types::parse("stackTrace", &body["stackFrames"]).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        Ok(frames
+            .into_iter()
+            .map(|f| Frame {
+                id: s.ids.frame(AdapterFrame { id: f.id, thread }),
+                position: position(&f),
+            })
+            .collect())
+    }
+
+    /// The scopes of a frame.
+    pub async fn scopes(&self, frame: FrameId) -> Result<Vec<ScopeInfo>, Error> {
+        let adapter = self.state.lock().unwrap().ids.resolve_frame(frame)?;
+        let body = self.client.request("scopes", json!({"frameId": adapter.id})).await?;
+        let scopes: Vec<types::Scope> =
+            types::parse("scopes", &body["scopes"]).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        // A resume while the request was out makes its references stale at once.
+        s.ids.resolve_frame(frame)?;
+        Ok(scopes
+            .into_iter()
+            .map(|sc| ScopeInfo {
+                variables: s.ids.reference(sc.variables_reference),
+                name: sc.name,
+                presentation_hint: sc.presentation_hint,
+                expensive: sc.expensive,
+            })
+            .collect())
+    }
+
+    /// The variables of a scope or structured variable.
+    pub async fn variables(&self, reference: VarRef) -> Result<Vec<VariableInfo>, Error> {
+        let adapter = self.state.lock().unwrap().ids.resolve_reference(reference)?;
+        let body = self.client.request("variables", json!({"variablesReference": adapter})).await?;
+        let variables: Vec<types::Variable> =
+            types::parse("variables", &body["variables"]).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        s.ids.resolve_reference(reference)?;
+        Ok(variables
+            .into_iter()
+            .map(|v| VariableInfo {
+                children: s.ids.reference(v.variables_reference),
+                name: v.name,
+                value: v.value,
+                type_name: v.type_name,
+                evaluate_name: v.evaluate_name,
+            })
+            .collect())
+    }
+
+    /// Evaluates an expression in a frame (or globally), in a DAP context (`watch` for
+    /// expressions, `repl` for debugger commands).
+    pub async fn evaluate(
+        &self,
+        expression: &str,
+        frame: Option<FrameId>,
+        context: &str,
+    ) -> Result<VariableInfo, Error> {
+        let mut arguments = json!({"expression": expression, "context": context});
+        if let Some(frame) = frame {
+            let adapter = self.state.lock().unwrap().ids.resolve_frame(frame)?;
+            arguments["frameId"] = adapter.id.into();
+        }
+        let body = self.client.request("evaluate", arguments).await?;
+        let result: types::EvaluateResponse =
+            types::parse("evaluate", &body).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        Ok(VariableInfo {
+            name: expression.to_string(),
+            value: result.result,
+            type_name: result.type_name,
+            children: s.ids.reference(result.variables_reference),
+            evaluate_name: Some(expression.to_string()),
+        })
+    }
+
+    /// Sets a variable of a container to a value given as an expression.
+    pub async fn set_variable(
+        &self,
+        container: VarRef,
+        name: &str,
+        value: &str,
+    ) -> Result<VariableInfo, Error> {
+        let adapter = self.state.lock().unwrap().ids.resolve_reference(container)?;
+        if self.state.lock().unwrap().capabilities["supportsSetVariable"].as_bool() != Some(true) {
+            return Err(Error::Unsupported(format!(
+                "{} does not support setting variables",
+                self.def.name
+            )));
+        }
+        let body = self
+            .client
+            .request(
+                "setVariable",
+                json!({"variablesReference": adapter, "name": name, "value": value}),
+            )
+            .await?;
+        let result: types::SetVariableResponse =
+            types::parse("setVariable", &body).map_err(Error::Protocol)?;
+        let mut s = self.state.lock().unwrap();
+        Ok(VariableInfo {
+            name: name.to_string(),
+            value: result.value,
+            type_name: result.type_name,
+            children: s.ids.reference(result.variables_reference.unwrap_or(0)),
+            evaluate_name: None,
+        })
+    }
+
+    /// What the program wrote since the session's own last read (and advances it).
+    pub fn read_output(&self) -> OutputRead {
+        let mut s = self.state.lock().unwrap();
+        let read = s.output.since(s.output.cursor);
+        s.output.cursor = read.cursor;
+        read
+    }
+
+    /// What the program wrote since `cursor`, for readers that keep their own.
+    pub fn read_output_since(&self, cursor: OutputCursor) -> OutputRead {
+        self.state.lock().unwrap().output.since(cursor)
+    }
+
+    /// The session's state now.
+    pub fn snapshot(&self) -> Snapshot {
+        let s = self.state.lock().unwrap();
+        Snapshot {
+            adapter: self.def.name.clone(),
+            adapter_command: self.launcher.command_line(),
+            phase: s.phase.clone(),
+            stop: s.stop.clone(),
+            threads: s.threads.values().cloned().collect(),
+            breakpoints: s
+                .files
+                .values()
+                .flatten()
+                .chain(&s.functions)
+                .map(|r| r.info.clone())
+                .collect(),
+            exit_code: s.exit_code,
+            pid: s.pid,
+            program: s.program.clone(),
+            capabilities: s.capabilities.clone(),
+        }
+    }
+
+    /// Ends the session: `disconnect` (ending a launched program), bounded by `timeout`, then
+    /// the adapter's process group is killed whatever it answered.
+    pub async fn disconnect(&self, timeout: Duration) -> Result<(), Error> {
+        let result = if self.client.closed().is_none() {
+            self.client
+                .request_within(
+                    "disconnect",
+                    json!({"restart": false, "terminateDebuggee": true}),
+                    timeout,
+                )
+                .await
+                .map(drop)
+        } else {
+            Ok(())
+        };
+        self.kill_debuggee();
+        let reason =
+            Error::SessionEnded { reason: "the session was stopped".into(), exit_code: None };
+        self.state.lock().unwrap().end(reason.clone());
+        self.client.shutdown(reason);
+        match result {
+            Err(e) if !e.is_end() => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Ends the session at once: kills the adapter's process group and the program.
+    pub fn kill(&self) {
+        self.kill_debuggee();
+        self.client.shutdown(Error::SessionEnded {
+            reason: "the session was killed".into(),
+            exit_code: None,
+        });
+    }
+
+    /// Kills a program Locus launched, unless it already exited (its pid could be reused).
+    fn kill_debuggee(&self) {
+        let s = self.state.lock().unwrap();
+        if let (true, Some(pid), None) = (s.launched, s.pid, s.exit_code)
+            && let Ok(pid) = i32::try_from(pid)
+            && pid > 0
+            && !matches!(&s.phase, Phase::Ended(Error::SessionEnded { .. }))
+        {
+            // SAFETY: kill(2) on a process id touches no memory of ours; a process that is
+            // already gone makes it fail with ESRCH, which is ignored.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+fn describe(phase: &Phase) -> String {
+    match phase {
+        Phase::Starting => "the session is starting".into(),
+        Phase::Running => "the program is running".into(),
+        Phase::Stopped => "the program is stopped".into(),
+        Phase::Ended(e) => e.to_string(),
+    }
+}
+
+fn source_breakpoint_json(info: &BreakpointInfo) -> Value {
+    let mut b = json!({"line": info.line});
+    if let Some(c) = &info.condition {
+        b["condition"] = c.clone().into();
+    }
+    if let Some(h) = &info.hit_condition {
+        b["hitCondition"] = h.clone().into();
+    }
+    if let Some(l) = &info.log_message {
+        b["logMessage"] = l.clone().into();
+    }
+    b
+}
+
+fn apply(record: &mut Record, bp: &types::Breakpoint) {
+    if bp.id.is_some() {
+        record.adapter_id = bp.id;
+    }
+    record.info.verified = bp.verified;
+    record.info.message = bp.message.clone();
+    if bp.line.is_some() {
+        record.info.actual_line = bp.line;
+    }
+}
+
+fn position(frame: &types::StackFrame) -> Position {
+    Position {
+        path: frame.source.as_ref().and_then(|s| s.path.as_ref()).map(PathBuf::from),
+        line: frame.line,
+        column: frame.column,
+        function: frame.name.clone(),
+    }
+}
+
+/// Feeds the state machine from the adapter's events, in order, until the connection ends.
+async fn run_events(
+    client: Client,
+    state: Arc<Mutex<State>>,
+    changed: Arc<watch::Sender<u64>>,
+    mut events: mpsc::UnboundedReceiver<Incoming>,
+) {
+    let bump = || changed.send_modify(|g| *g += 1);
+    while let Some(incoming) = events.recv().await {
+        match incoming {
+            Incoming::Closed(error) => {
+                let mut s = state.lock().unwrap();
+                let reason = if s.exit_code.is_some() { s.exit_reason() } else { error };
+                s.end(reason);
+                drop(s);
+                bump();
+                return;
+            }
+            Incoming::StartDebugging(request) => {
+                // Child sessions (js-debug) are opened by the layer above; until it exists,
+                // the adapter hears a clear refusal instead of waiting forever.
+                request.respond(Err("Locus does not open child debug sessions yet".into()));
+            }
+            Incoming::Event(event) => {
+                on_event(&client, &state, &event.event, &event.body).await;
+                bump();
+            }
+        }
+    }
+}
+
+async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body: &Value) {
+    match event {
+        "initialized" => state.lock().unwrap().initialized = true,
+        "stopped" => {
+            let Ok(stopped) = types::parse::<types::StoppedEvent>("stopped", body) else { return };
+            // Where it stopped: the top frame, for the position and for counting hits by
+            // location when the adapter names no breakpoint.
+            let top = match stopped.thread_id {
+                Some(thread) => client
+                    .request_within(
+                        "stackTrace",
+                        json!({"threadId": thread, "startFrame": 0, "levels": 1}),
+                        Duration::from_secs(5),
+                    )
+                    .await
+                    .ok()
+                    .and_then(|b| {
+                        types::parse::<Vec<types::StackFrame>>("stackTrace", &b["stackFrames"]).ok()
+                    })
+                    .and_then(|f| f.into_iter().next())
+                    .map(|f| position(&f)),
+                None => None,
+            };
+            let mut s = state.lock().unwrap();
+            if s.ended().is_some() {
+                return;
+            }
+            let mut hit = Vec::new();
+            match &stopped.hit_breakpoint_ids {
+                Some(ids) if !ids.is_empty() => {
+                    for r in s.records_mut() {
+                        if r.adapter_id.is_some_and(|a| ids.contains(&a)) {
+                            r.info.hit_count += 1;
+                            hit.push(r.info.id);
+                        }
+                    }
+                }
+                _ if stopped.reason.contains("breakpoint") => {
+                    if let Some(Position { path: Some(path), line, .. }) = &top {
+                        for r in s.files.get_mut(path).into_iter().flatten() {
+                            if r.info.actual_line.unwrap_or(r.info.line) == *line {
+                                r.info.hit_count += 1;
+                                hit.push(r.info.id);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            s.stops += 1;
+            let number = s.stops;
+            for (id, t) in &mut s.threads {
+                if stopped.all_threads_stopped || stopped.thread_id == Some(*id) {
+                    t.stopped = true;
+                }
+            }
+            if let Some(thread) = stopped.thread_id {
+                s.threads
+                    .entry(thread)
+                    .or_insert_with(|| ThreadInfo {
+                        id: thread,
+                        name: String::new(),
+                        stopped: true,
+                    })
+                    .stopped = true;
+            }
+            s.stop = Some(StopInfo {
+                reason: stopped.reason,
+                thread_id: stopped.thread_id,
+                all_threads_stopped: stopped.all_threads_stopped,
+                description: stopped.description.or(stopped.text),
+                breakpoints: hit,
+                position: top,
+                number,
+            });
+            s.phase = Phase::Stopped;
+        }
+        "continued" => {
+            let Ok(c) = types::parse::<types::ContinuedEvent>("continued", body) else { return };
+            let only = if c.all_threads_continued == Some(false) { c.thread_id } else { None };
+            let mut s = state.lock().unwrap();
+            if s.phase != Phase::Starting {
+                s.resumed(only);
+            }
+        }
+        "exited" => {
+            if let Some(code) = body["exitCode"].as_i64() {
+                state.lock().unwrap().exit_code = Some(code);
+            }
+        }
+        "terminated" => {
+            let reason = state.lock().unwrap().exit_reason();
+            state.lock().unwrap().end(reason);
+            // Delve expects a `disconnect` after `terminated`; it is a courtesy, bounded.
+            let client = client.clone();
+            tokio::spawn(async move {
+                let _ = client
+                    .request_within(
+                        "disconnect",
+                        json!({"restart": false, "terminateDebuggee": true}),
+                        Duration::from_secs(2),
+                    )
+                    .await;
+            });
+        }
+        "output" => {
+            let Ok(o) = types::parse::<types::OutputEvent>("output", body) else { return };
+            state.lock().unwrap().output.push(o.category.as_deref(), &o.output);
+        }
+        "breakpoint" => {
+            let Ok(b) = types::parse::<types::BreakpointEvent>("breakpoint", body) else { return };
+            let Some(id) = b.breakpoint.id else { return };
+            let mut s = state.lock().unwrap();
+            for r in s.records_mut() {
+                if r.adapter_id == Some(id) {
+                    if b.reason == "removed" {
+                        r.info.verified = false;
+                    } else {
+                        apply(r, &b.breakpoint);
+                    }
+                }
+            }
+        }
+        "thread" => {
+            let Ok(t) = types::parse::<types::ThreadEvent>("thread", body) else { return };
+            let mut s = state.lock().unwrap();
+            match t.reason.as_str() {
+                "started" => {
+                    s.threads.entry(t.thread_id).or_insert(ThreadInfo {
+                        id: t.thread_id,
+                        name: String::new(),
+                        stopped: false,
+                    });
+                }
+                "exited" => {
+                    s.threads.remove(&t.thread_id);
+                }
+                _ => {}
+            }
+        }
+        "process" => {
+            let Ok(p) = types::parse::<types::ProcessEvent>("process", body) else { return };
+            let mut s = state.lock().unwrap();
+            s.pid = p.system_process_id.or(s.pid);
+            s.program = Some(p.name);
+            if p.start_method.as_deref().is_some_and(|m| m != "launch") {
+                s.launched = false;
+            }
+        }
+        _ => {}
+    }
+}
