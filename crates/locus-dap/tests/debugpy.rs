@@ -1,0 +1,205 @@
+//! End to end against the real debugpy (installed by `scripts/install-test-peers.sh` into
+//! `$LOCUS_PEERS_DIR/venv`, default `target/peers/venv`): the whole debugging workflow on
+//! `tests/programs/loop.py`, stale references, and a killed adapter. A missing debugpy fails
+//! these tests with the install command; they never skip.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use locus_dap::{
+    Error, Phase, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo,
+};
+use serde_json::json;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// The test venv's Python, with debugpy; panics with the install command when it is missing.
+fn python() -> PathBuf {
+    let peers = std::env::var_os("LOCUS_PEERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/peers"));
+    let python = peers.join("venv/bin/python");
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import debugpy.adapter"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "debugpy is not installed in {}: run scripts/install-test-peers.sh (it pins debugpy), \
+         or `{} -m pip install debugpy==1.8.22`",
+        peers.join("venv").display(),
+        python.display()
+    );
+    python
+}
+
+fn program() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/loop.py").canonicalize().unwrap()
+}
+
+async fn start() -> Session {
+    let mut config = SessionConfig::standard();
+    config.lookup.python = Some(python());
+    let registry = Registry::builtin();
+    Session::start(registry.get("debugpy").unwrap(), config).await.unwrap()
+}
+
+fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
+    &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
+}
+
+async fn locals(session: &Session) -> Vec<VariableInfo> {
+    let frames = session.stack_trace(None, None).await.unwrap();
+    let scopes = session.scopes(frames[0].id).await.unwrap();
+    let locals = scopes.iter().find(|s| s.name == "Locals").expect("a Locals scope");
+    session.variables(locals.variables.unwrap()).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_debugging_workflow_on_debugpy() {
+    let session = start().await;
+    let program = program();
+    // Set before launch: kept by Locus and sent when the adapter is initialized.
+    let set = session.set_breakpoints(&program, &[SourceBreakpoint::at(7)]).await.unwrap();
+    assert_eq!(set.len(), 1);
+    let bp = set[0].id;
+    session.launch(&json!({"program": program, "cwd": program.parent()})).await.unwrap();
+
+    // Stopped at the breakpoint, counted by Locus.
+    let stop = session.wait_for_stop(0, WAIT).await.unwrap();
+    assert_eq!(stop.reason, "breakpoint");
+    let at = stop.position.clone().unwrap();
+    assert_eq!((at.path.as_deref(), at.line), (Some(program.as_path()), 7));
+    assert_eq!(at.function, "total");
+    assert_eq!(stop.breakpoints, [bp]);
+    let snapshot = session.snapshot();
+    assert_eq!(snapshot.phase, Phase::Stopped);
+    assert!(snapshot.breakpoints[0].verified, "{snapshot:?}");
+    assert_eq!(snapshot.breakpoints[0].hit_count, 1);
+    assert!(snapshot.pid.is_some(), "debugpy tells the program's pid");
+
+    // Stack, scopes, variables.
+    let threads = session.threads().await.unwrap();
+    assert!(threads.iter().any(|t| t.stopped), "{threads:?}");
+    let frames = session.stack_trace(None, None).await.unwrap();
+    assert_eq!(frames[0].position.function, "total");
+    assert_eq!(frames[1].position.function, "main");
+    let vars = locals(&session).await;
+    assert_eq!(value(&vars, "acc"), "0");
+    assert_eq!(value(&vars, "item"), "3");
+    let items = vars.iter().find(|v| v.name == "items").unwrap();
+    let children = session.variables(items.children.unwrap()).await.unwrap();
+    assert!(children.iter().any(|c| c.value == "5"), "{children:?}");
+
+    // Evaluate in the top frame.
+    let sum = session.evaluate("acc + item * 10", Some(frames[0].id), "watch").await.unwrap();
+    assert_eq!(sum.value, "30");
+    let err = session.evaluate("no_such_name", Some(frames[0].id), "watch").await.unwrap_err();
+    assert!(matches!(err, Error::Failed { .. }), "{err:?}");
+
+    // Step over: the line advances and `acc` changes; the old references are stale.
+    let old_frame = frames[0].id;
+    let old_ref = items.children.unwrap();
+    let step = session.step(Resume::Next, None, WAIT).await.unwrap();
+    assert_eq!(step.reason, "step");
+    assert_eq!(step.position.as_ref().unwrap().line, 8);
+    let vars = locals(&session).await;
+    assert_eq!(value(&vars, "acc"), "3");
+    assert_eq!(session.scopes(old_frame).await.unwrap_err().code(), "E_STALE_REFERENCE");
+    assert_eq!(session.variables(old_ref).await.unwrap_err().code(), "E_STALE_REFERENCE");
+
+    // A conditional breakpoint (same line, same Locus id) and a logpoint.
+    let set = session
+        .set_breakpoints(
+            &program,
+            &[
+                SourceBreakpoint { condition: Some("i == 2".into()), ..SourceBreakpoint::at(7) },
+                SourceBreakpoint {
+                    log_message: Some("logged i={i}".into()),
+                    ..SourceBreakpoint::at(8)
+                },
+            ],
+        )
+        .await
+        .unwrap();
+    assert_eq!(set[0].id, bp, "a breakpoint kept on its line keeps its id");
+    assert!(set.iter().all(|b| b.verified), "{set:?}");
+    let stop = session.step(Resume::Continue, None, WAIT).await.unwrap();
+    assert_eq!(stop.position.as_ref().unwrap().line, 7);
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    let i = session.evaluate("i", Some(frames[0].id), "watch").await.unwrap();
+    assert_eq!(i.value, "2", "the condition held");
+    assert_eq!(session.snapshot().breakpoints[0].hit_count, 2);
+
+    // Output so far, read with the cursor: only what is new each time.
+    let first = session.read_output();
+    assert!(first.stdout.contains("iter 0 acc=3"), "{first:?}");
+    assert!(first.stdout.contains("iter 1 acc=7"), "{first:?}");
+    let logged = format!("{}{}", first.stdout, first.console);
+    assert!(logged.contains("logged i=1"), "the logpoint logs: {first:?}");
+
+    // Clear, continue to the end: the exit code is the program's.
+    session.set_breakpoints(&program, &[]).await.unwrap();
+    assert!(session.breakpoints().is_empty());
+    let before = session.resume(Resume::Continue, None).await.unwrap();
+    let end = session.wait_for_stop(before, WAIT).await.unwrap_err();
+    assert_eq!(
+        end,
+        Error::SessionEnded { reason: "the program exited with code 5".into(), exit_code: Some(5) }
+    );
+    assert_eq!(end.code(), "E_SESSION_ENDED");
+    assert_eq!(session.snapshot().exit_code, Some(5));
+
+    let rest = session.read_output();
+    assert!(!rest.stdout.contains("iter 0"), "already read: {rest:?}");
+    assert!(rest.stdout.contains("iter 2 acc=12"), "{rest:?}");
+    assert!(rest.stderr.contains("done"), "{rest:?}");
+    assert_eq!(session.read_output().stdout, "");
+    session.disconnect(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_adapter_ends_the_session_and_every_waiter() {
+    let session = start().await;
+    let program = program();
+    session.set_breakpoints(&program, &[SourceBreakpoint::at(7)]).await.unwrap();
+    session.launch(&json!({"program": program})).await.unwrap();
+    session.wait_for_stop(0, WAIT).await.unwrap();
+    let debuggee = session.snapshot().pid.unwrap();
+
+    let stops = session.stops();
+    let adapter = session.adapter_pid().unwrap();
+    let killed = Instant::now();
+    // SAFETY: kill(2) on the adapter's pid, which this test's session started.
+    unsafe {
+        libc::kill(adapter as i32, libc::SIGKILL);
+    }
+    let err = session.wait_for_stop(stops, WAIT).await.unwrap_err();
+    let took = killed.elapsed();
+    eprintln!("a killed debugpy was reported after {} ms: {err}", took.as_millis());
+    assert!(took < Duration::from_secs(5), "reported after {took:?}; the contract is 1 s");
+    assert_eq!(err.code(), "E_SESSION_ENDED");
+    assert!(err.to_string().contains("signal 9"), "{err}");
+    assert!(matches!(session.snapshot().phase, Phase::Ended(_)));
+    // Every later request fails at once with the same reason.
+    let again = session.threads().await.unwrap_err();
+    assert_eq!(again, err);
+
+    // Dropping the session ends the program the adapter launched.
+    drop(session);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(debuggee) {
+        assert!(Instant::now() < deadline, "the debuggee {debuggee} outlived its session");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Whether a process runs (a zombie, waiting for a parent that is not us, has ended).
+fn alive(pid: i64) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+}
