@@ -2,7 +2,8 @@
 ;
 ; Every heading, wherever it stands (top level, list item, block quote), is a String symbol
 ; named "<hashes> <plain text>" (setext headings get the hashes of their level). `level` makes
-; it span its whole section: up to the next heading of the same or a higher level.
+; it span its whole section as VS Code's server does: from the start of its line to the end of
+; the line before the next heading of the same or a higher level (the last ones to the end).
 ; Link reference definitions are Constant symbols named "[label]".
 
 ((atx_heading (atx_h1_marker) heading_content: (inline) @name) @symbol.string
