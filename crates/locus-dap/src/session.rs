@@ -969,9 +969,12 @@ impl Session {
     }
 
     /// Ends the session: `disconnect` (ending a launched program), bounded by `timeout`, then
-    /// the adapter's process group is killed whatever it answered.
+    /// the adapter's process group is killed whatever it answered. A session that has ended
+    /// already is only cleaned up.
     pub async fn disconnect(&self, timeout: Duration) -> Result<(), Error> {
-        let result = if self.client.closed().is_none() {
+        // After `terminated` the courtesy `disconnect` has been sent already (`run_events`).
+        let ended = self.state.lock().unwrap().ended().is_some();
+        let result = if self.client.closed().is_none() && !ended {
             self.client
                 .request_within(
                     "disconnect",

@@ -529,9 +529,12 @@ struct Parts {
 }
 
 async fn write_loop(mut write: impl AsyncWrite + Unpin, mut rx: mpsc::UnboundedReceiver<Vec<u8>>) {
+    // After a failed write the queue is still drained, so that senders never see the writer
+    // gone: the reader, which knows whether the adapter exited, says how the connection ended.
+    let mut broken = false;
     while let Some(frame) = rx.recv().await {
-        if write.write_all(&frame).await.is_err() || write.flush().await.is_err() {
-            break;
+        if !broken {
+            broken = write.write_all(&frame).await.is_err() || write.flush().await.is_err();
         }
     }
 }
