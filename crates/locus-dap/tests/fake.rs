@@ -450,7 +450,7 @@ async fn a_killed_adapter_is_reported_within_a_second() {
     assert!(took < BOUND, "reported after {took:?}; the contract is 1 s");
     assert_eq!(
         err,
-        Error::AdapterExited { status: "killed by signal 9".into(), stderr: String::new() }
+        Error::AdapterExited { status: "killed by signal 9".into(), stderr: "ready\n".into() }
     );
     client.shutdown(err);
 }
