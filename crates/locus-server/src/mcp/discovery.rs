@@ -71,7 +71,8 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Whether process `pid` exists.
+/// Whether process `pid` exists and has not exited. A zombie (exited, not yet reaped by its
+/// parent) counts as gone: a killed sidecar stays one until its editor reaps it.
 pub fn alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     if pid <= 0 {
@@ -79,7 +80,17 @@ pub fn alive(pid: u32) -> bool {
     }
     // SAFETY: signal 0 only checks that the process exists and may be signalled.
     let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    let exists = r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    exists && !exited(pid)
+}
+
+/// Whether `/proc` says process `pid` has exited (state `Z` or `X`); false where there is
+/// no `/proc`.
+fn exited(pid: libc::pid_t) -> bool {
+    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // The state follows the command name, which is in parentheses and may hold any byte.
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+    matches!(state, Some('Z' | 'X'))
 }
 
 /// The live sidecars. Files of dead processes are removed; unreadable files are skipped.

@@ -1,12 +1,20 @@
 //! `locus mcp`: MCP on stdio for agents. Each request goes to the sidecar (`locus lsp`) that
 //! serves the workspace, found afresh through the discovery files, so an editor restart is
 //! picked up by the next call; with no sidecar, the tools run in-process with no live editor.
+//!
+//! **Invariant:** every forwarded call ends: with the sidecar's answer, with an error within
+//! [`LIVENESS_POLL`] of the sidecar's death (its pid is watched while the call waits, since a
+//! dropped HTTP stream is not always reported), or with `E_TIMEOUT` at the call's timeout
+//! (plus [`TIMEOUT_GRACE`] for the sidecar's own answer to arrive). A call that reached a
+//! sidecar is never run a second time in-process: it may have acted already.
 
+use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use locus_tools::{Detached, Host};
+use locus_tools::{Detached, Envelope, ErrorCode, Host, Meta, Outcome, ToolError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, Implementation,
     ListToolsResult, MetaObject, PaginatedRequestParams, RequestMetaObject, ResultType,
@@ -19,7 +27,51 @@ use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::json;
 
 use super::discovery::{self, Record};
-use super::server::{LocusServer, TIMEOUT_META, server_config};
+use super::server::{LocusServer, TIMEOUT_META, mcp_result, requested_timeout, server_config};
+
+/// How often a forwarded call checks that its sidecar still lives.
+pub const LIVENESS_POLL: Duration = Duration::from_millis(100);
+
+/// How long past a call's timeout the sidecar's own `E_TIMEOUT` answer is awaited before
+/// `locus mcp` answers it itself.
+pub const TIMEOUT_GRACE: Duration = Duration::from_millis(500);
+
+/// How a wait on a sidecar ended.
+pub enum Watched<T> {
+    /// The sidecar answered.
+    Answer(T),
+    /// The request failed (the transport said why).
+    Failed(String),
+    /// The sidecar's process is gone.
+    Died,
+    /// The deadline passed first.
+    TimedOut,
+}
+
+/// Waits for `work` on the sidecar of `pid` until `deadline`, checking every
+/// [`LIVENESS_POLL`] that the process still lives.
+pub async fn watch<T>(
+    pid: u32,
+    deadline: tokio::time::Instant,
+    work: impl Future<Output = Result<T, String>>,
+) -> Watched<T> {
+    let died = async {
+        loop {
+            tokio::time::sleep(LIVENESS_POLL).await;
+            if !discovery::alive(pid) {
+                return;
+            }
+        }
+    };
+    tokio::select! {
+        r = work => match r {
+            Ok(v) => Watched::Answer(v),
+            Err(e) => Watched::Failed(e),
+        },
+        _ = died => Watched::Died,
+        _ = tokio::time::sleep_until(deadline) => Watched::TimedOut,
+    }
+}
 
 /// A connection to a sidecar.
 pub struct Upstream {
@@ -62,6 +114,7 @@ pub struct Proxy {
 
 struct Inner {
     local: LocusServer,
+    catalogue: Arc<locus_tools::Catalogue>,
     workspace: PathBuf,
     timeout: Option<Duration>,
     upstream: tokio::sync::Mutex<Option<Arc<Upstream>>>,
@@ -74,7 +127,8 @@ impl Proxy {
         let host: Arc<dyn Host> = Arc::new(Detached::new());
         Proxy {
             inner: Arc::new(Inner {
-                local: LocusServer::new(catalogue, host, timeout),
+                local: LocusServer::new(catalogue.clone(), host, timeout),
+                catalogue,
                 workspace,
                 timeout,
                 upstream: Default::default(),
@@ -128,12 +182,22 @@ impl Proxy {
         }
     }
 
+    /// The timeout of a call: its own `_meta` value, else `--timeout`, else the tool's.
+    fn timeout_of(&self, request: &CallToolRequestParams, asked: Option<Duration>) -> Duration {
+        asked.or(self.inner.timeout).unwrap_or_else(|| {
+            self.inner
+                .catalogue
+                .get(&request.name)
+                .map_or(locus_tools::DEFAULT_TIMEOUT, |e| e.spec().timeout)
+        })
+    }
+
     async fn forward(
-        &self,
         up: &Arc<Upstream>,
         mut request: CallToolRequestParams,
+        timeout: Option<Duration>,
     ) -> Result<CallToolResult, String> {
-        if let Some(t) = self.inner.timeout {
+        if let Some(t) = timeout {
             let meta = request
                 .meta
                 .get_or_insert_with(|| RequestMetaObject(MetaObject(Default::default())));
@@ -153,21 +217,24 @@ impl ServerHandler for Proxy {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        if let Some(up) = self.upstream().await {
-            match up.client.peer().list_tools(request.clone()).await {
-                Ok(mut list) => {
+        let deadline = tokio::time::Instant::now() + locus_tools::DEFAULT_TIMEOUT;
+        if let Ok(Some(up)) = tokio::time::timeout_at(deadline, self.upstream()).await {
+            let listing = async {
+                up.client.peer().list_tools(request.clone()).await.map_err(|e| e.to_string())
+            };
+            let why = match watch(up.record.pid, deadline, listing).await {
+                Watched::Answer(mut list) => {
                     // The sidecar answered under the protocol version it negotiated with us;
                     // rmcp adapts the result to our own client's version only if it is marked.
                     list.result_type = Some(ResultType::COMPLETE);
                     return Ok(list);
                 }
-                Err(e) => {
-                    eprintln!(
-                        "locus: mcp: listing tools on the sidecar failed: {e}; listing in-process"
-                    );
-                    self.forget(&up).await;
-                }
-            }
+                Watched::Failed(e) => e,
+                Watched::Died => "the sidecar exited".to_string(),
+                Watched::TimedOut => "the sidecar did not answer".to_string(),
+            };
+            eprintln!("locus: mcp: listing tools on the sidecar failed: {why}; listing in-process");
+            self.forget(&up).await;
         }
         self.inner.local.list_tools(request, context).await
     }
@@ -177,30 +244,116 @@ impl ServerHandler for Proxy {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
+        let asked = requested_timeout(&request, &context);
+        let timeout = self.timeout_of(&request, asked);
+        let deadline = tokio::time::Instant::from_std(started) + timeout + TIMEOUT_GRACE;
+        let name = request.name.to_string();
         // Two tries: a sidecar that died since discovery is forgotten and the next is tried.
         for _ in 0..2 {
-            let Some(up) = self.upstream().await else { break };
-            // Dropping the forwarded call (on cancellation) sends notifications/cancelled on.
-            let result = tokio::select! {
+            let up = tokio::select! {
                 _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
-                r = self.forward(&up, request.clone()) => r,
+                up = tokio::time::timeout_at(deadline, self.upstream()) => match up {
+                    Ok(Some(up)) => up,
+                    Ok(None) => break,
+                    Err(_) => return Ok(timed_out(&name, timeout, None, started)),
+                },
             };
-            match result {
-                Ok(mut result) => {
+            let pid = up.record.pid;
+            // Dropping the forwarded call (on cancellation) sends notifications/cancelled on.
+            let forwarded = Self::forward(&up, request.clone(), asked.or(self.inner.timeout));
+            let watched = tokio::select! {
+                _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
+                w = watch(pid, deadline, forwarded) => w,
+            };
+            match watched {
+                Watched::Answer(mut result) => {
                     result.result_type = Some(ResultType::COMPLETE);
                     return Ok(result.into());
                 }
-                Err(e) => {
+                Watched::TimedOut => {
                     eprintln!(
-                        "locus: mcp: the call to the sidecar of pid {} failed: {e}",
-                        up.record.pid
+                        "locus: mcp: the sidecar of pid {pid} did not answer `{name}` within {} ms",
+                        timeout.as_millis()
                     );
+                    return Ok(timed_out(&name, timeout, Some(pid), started));
+                }
+                Watched::Died => {
+                    eprintln!("locus: mcp: the sidecar of pid {pid} exited during `{name}`");
                     self.forget(&up).await;
+                    return Ok(sidecar_died(&name, pid, started));
+                }
+                Watched::Failed(e) => {
+                    eprintln!("locus: mcp: the call to the sidecar of pid {pid} failed: {e}");
+                    self.forget(&up).await;
+                    // A transport error can come a moment before the process is gone (a
+                    // SIGTERM handler is still exiting): a call that may have run is not run
+                    // again here.
+                    if died_soon(pid).await {
+                        return Ok(sidecar_died(&name, pid, started));
+                    }
                 }
             }
         }
         self.inner.local.call_tool(request, context).await
     }
+}
+
+/// Whether process `pid` is gone, or goes within a few liveness polls.
+async fn died_soon(pid: u32) -> bool {
+    for _ in 0..5 {
+        if !discovery::alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(LIVENESS_POLL).await;
+    }
+    !discovery::alive(pid)
+}
+
+/// The answer to a call whose sidecar exited before answering it.
+fn sidecar_died(tool: &str, pid: u32, started: Instant) -> CallToolResponse {
+    let error = ToolError::new(
+        ErrorCode::Internal,
+        format!("the editor's Locus (`locus lsp`, pid {pid}) exited during `{tool}`; the call may or may not have taken effect"),
+    )
+    .with_hint("Call again: locus mcp now forwards to the editor's new Locus, or serves in-process (no live editor state) until one runs")
+    .with_details(json!({"sidecarPid": pid, "reason": "exited"}));
+    failure(tool, error, started)
+}
+
+/// The answer to a call the sidecar did not answer within its timeout.
+fn timed_out(
+    tool: &str,
+    timeout: Duration,
+    pid: Option<u32>,
+    started: Instant,
+) -> CallToolResponse {
+    let who = match pid {
+        Some(pid) => format!(" (the editor's Locus, pid {pid}, did not answer)"),
+        None => " (the editor's Locus could not be reached)".to_string(),
+    };
+    let error = ToolError::new(
+        ErrorCode::Timeout,
+        format!("`{tool}` did not finish within {} ms{who}", timeout.as_millis()),
+    )
+    .with_details(json!({"timeoutMs": timeout.as_millis() as u64}));
+    failure(tool, error, started)
+}
+
+fn failure(tool: &str, error: ToolError, started: Instant) -> CallToolResponse {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let since_epoch =
+        SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default() - started.elapsed();
+    let meta = Meta {
+        request_id: format!("mcp-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)),
+        tool: tool.to_string(),
+        timestamp: locus_tools::rfc3339(since_epoch),
+        duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+    };
+    let envelope = Envelope::failure(error, meta);
+    let err = envelope.error.as_ref().expect("a failure has an error");
+    let summary = format!("{}: {} (hint: {})", err.code, err.message, err.hint);
+    mcp_result(Outcome { envelope, summary }).into()
 }
 
 /// Runs `locus mcp` until stdin closes.

@@ -94,7 +94,7 @@ pub fn mcp_result(outcome: Outcome) -> CallToolResult {
 }
 
 /// The timeout a request asks for in its `_meta` (rmcp moves `_meta` into the context).
-fn requested_timeout(
+pub fn requested_timeout(
     request: &CallToolRequestParams,
     context: &RequestContext<RoleServer>,
 ) -> Option<Duration> {
