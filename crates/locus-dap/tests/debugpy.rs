@@ -203,3 +203,27 @@ fn alive(pid: i64) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
 }
+
+/// `console: integratedTerminal` makes debugpy ask Locus to start the program with the
+/// `runInTerminal` reverse request (debugpy refuses the launch when the client cannot);
+/// Locus starts it and answers its pid.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_runs_the_program_through_run_in_terminal() {
+    let session = start().await;
+    let program = program();
+    session.set_breakpoints(&program, &[SourceBreakpoint::at(7)]).await.unwrap();
+    let arguments =
+        json!({"program": program, "console": "integratedTerminal", "redirectOutput": null});
+    session.launch(&arguments).await.unwrap();
+    let stop = session.wait_for_stop(0, WAIT).await.unwrap();
+    assert_eq!(stop.position.unwrap().line, 7);
+    assert_eq!(value(&locals(&session).await, "item"), "3");
+    session.set_breakpoints(&program, &[]).await.unwrap();
+    let before = session.resume(Resume::Continue, None).await.unwrap();
+    let end = session.wait_for_stop(before, WAIT).await.unwrap_err();
+    assert_eq!(end.code(), "E_SESSION_ENDED");
+    assert_eq!(session.snapshot().exit_code, Some(5));
+    // The program wrote to the terminal Locus gave it (discarded), not to output events.
+    let output = session.read_output();
+    assert!(!output.stdout.contains("iter 0"), "{output:?}");
+}
