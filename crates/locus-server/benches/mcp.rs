@@ -1,10 +1,12 @@
 //! MCP costs, on the corpus's 30,000-line TypeScript file open in a live `locus lsp`:
 //! - `editor_get_context` round trips over streamable HTTP on loopback while an editor
-//!   streams edits and cursor moves (one every 2 ms): median and p99;
+//!   streams edits and cursor moves (one every 2 ms): median and p99, over a fresh connection
+//!   per request and over one kept-alive connection, side by side;
 //! - the cost capturing the editorContext adds to a tool: `test_sleep {ms: 0}` with an active
 //!   editor against the same call with none (the envelope's own `durationMs`), and the capture
 //!   itself in process (`capture_editor_context`, divan);
-//! - 50 concurrent clients × 200 calls each: errors, p50/p99, throughput.
+//! - 50 concurrent clients × 200 calls each, fresh connections and kept-alive ones, while the
+//!   edits stream on: errors, p50/p99, throughput.
 //!
 //! Run: `cargo bench -p locus-server --bench mcp` (the report prints first, then divan's table).
 
@@ -53,7 +55,8 @@ async fn client(record: &Value) -> Client {
     client_with(record, false).await
 }
 
-/// rmcp's own HTTP client opens a connection per request; `pooled` keeps them alive.
+/// A connection per request (`pooled: false`), or connections kept alive between requests, as
+/// the MCP SDKs do.
 async fn client_with(record: &Value, pooled: bool) -> Client {
     let builder = reqwest::Client::builder().no_proxy();
     let http = if pooled { builder } else { builder.pool_max_idle_per_host(0) }.build().unwrap();
@@ -142,9 +145,7 @@ fn report() {
         let mut results = Vec::new();
         let mut server_side = Vec::new();
         let mut depth = String::new();
-        // A keep-alive connection (a pooled reqwest client) stalls ~40 ms a call on delayed ACKs,
-        // which is why rmcp's own client opens a connection per request: measured that way.
-        for pooled in [false] {
+        for pooled in [false, true] {
             let c = client_with(&record, pooled).await;
             for _ in 0..200 {
                 call(&c, "editor_get_context", json!({})).await.unwrap();
@@ -162,12 +163,30 @@ fn report() {
             }
             results.push(ms);
         }
-        (results.pop().unwrap(), server_side, depth)
+        (results, server_side, depth)
     });
+    let [fresh, kept]: [Vec<f64>; 2] = round_trips.try_into().unwrap();
+    summary("editor_get_context over HTTP while edits stream in, fresh connections", fresh);
+    summary("editor_get_context over HTTP while edits stream in, kept alive", kept);
+    summary("  of which inside the tool call (envelope durationMs, capture included)", server_side);
+
+    // 2. 50 concurrent clients × 200 calls, while the edits stream on.
+    for pooled in [false, true] {
+        let (latencies, errors, elapsed) = rt.block_on(many_clients(&record, pooled));
+        let n = latencies.len() + errors;
+        let how = if pooled { "kept alive" } else { "fresh connections" };
+        summary(
+            &format!("50 clients x 200 editor_get_context calls, {how} (round trip)"),
+            latencies,
+        );
+        println!(
+            "  errors: {errors} of {n}; {:.0} calls/s over {:.2} s",
+            n as f64 / elapsed.as_secs_f64(),
+            elapsed.as_secs_f64()
+        );
+    }
     stop.store(true, Ordering::Relaxed);
     let (mut s, edits) = streamer.join().unwrap();
-    summary("editor_get_context over HTTP while edits stream in (round trip)", round_trips);
-    summary("  of which inside the tool call (envelope durationMs, capture included)", server_side);
     println!("  ({edits} edits + cursor moves streamed meanwhile; context: {depth})");
     s.context(json!(null));
     let capture_with = rt.block_on(async {
@@ -181,7 +200,7 @@ fn report() {
         with
     });
 
-    // 2. What capturing adds: the same tool with no active editor (nothing to capture).
+    // 3. What capturing adds: the same tool with no active editor (nothing to capture).
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": null}));
     s.context(json!(null));
     let capture_without = rt.block_on(async {
@@ -204,49 +223,43 @@ fn report() {
         w - wo
     );
 
-    // 3. 50 concurrent clients × 200 calls.
-    s.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}}));
-    s.context(json!(null));
-    let (latencies, errors, elapsed) = rt.block_on(async {
-        let started = Instant::now();
-        let mut tasks = Vec::new();
-        for _ in 0..50 {
-            let record = record.clone();
-            tasks.push(tokio::spawn(async move {
-                let c = client(&record).await;
-                let mut ms = Vec::new();
-                let mut errors = 0;
-                for _ in 0..200 {
-                    let t = Instant::now();
-                    match call(&c, "editor_get_context", json!({})).await {
-                        Ok(e) if e["ok"] == true && e.get("editorContext").is_some() => {
-                            ms.push(t.elapsed().as_secs_f64() * 1000.0)
-                        }
-                        _ => errors += 1,
-                    }
-                }
-                (ms, errors)
-            }));
-        }
-        let mut all = Vec::new();
-        let mut errors = 0;
-        for t in tasks {
-            let (ms, e) = t.await.unwrap();
-            all.extend(ms);
-            errors += e;
-        }
-        (all, errors, started.elapsed())
-    });
-    let n = latencies.len() + errors;
-    summary("50 clients x 200 editor_get_context calls (round trip)", latencies);
-    println!(
-        "  errors: {errors} of {n}; {:.0} calls/s over {:.2} s",
-        n as f64 / elapsed.as_secs_f64(),
-        elapsed.as_secs_f64()
-    );
     s.stop();
     let _ = std::fs::remove_dir_all(&root);
     println!();
+}
+
+/// 50 concurrent clients × 200 `editor_get_context` calls: the round trips, the errors and
+/// the wall time.
+async fn many_clients(record: &Value, pooled: bool) -> (Vec<f64>, usize, Duration) {
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..50 {
+        let record = record.clone();
+        tasks.push(tokio::spawn(async move {
+            let c = client_with(&record, pooled).await;
+            let mut ms = Vec::new();
+            let mut errors = 0;
+            for _ in 0..200 {
+                let t = Instant::now();
+                match call(&c, "editor_get_context", json!({})).await {
+                    Ok(e) if e["ok"] == true && e.get("editorContext").is_some() => {
+                        ms.push(t.elapsed().as_secs_f64() * 1000.0)
+                    }
+                    _ => errors += 1,
+                }
+            }
+            let _ = c.cancel().await;
+            (ms, errors)
+        }));
+    }
+    let mut all = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        let (ms, e) = t.await.unwrap();
+        all.extend(ms);
+        errors += e;
+    }
+    (all, errors, started.elapsed())
 }
 
 /// The capture itself, in process: the editor state's context for the active editor (lock,

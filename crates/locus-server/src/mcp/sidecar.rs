@@ -20,6 +20,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt;
 use locus_tools::Host;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -219,7 +220,13 @@ async fn serve(
     host: Arc<dyn Host>,
     shutdown: CancellationToken,
 ) -> io::Result<()> {
-    let listener = tokio::net::TcpListener::from_std(listener)?;
+    // Nagle's algorithm would hold a keep-alive client's small responses for the delayed
+    // ACK of the previous one (~40 ms a call): every accepted socket sends at once.
+    let listener = tokio::net::TcpListener::from_std(listener)?.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            eprintln!("locus: mcp: cannot set TCP_NODELAY on a connection: {e}");
+        }
+    });
     let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
     let config =
         StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
