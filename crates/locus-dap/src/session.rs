@@ -362,7 +362,16 @@ impl Drop for Session {
 impl Session {
     /// Finds and starts the adapter and sends `initialize`.
     pub async fn start(def: &AdapterDef, config: SessionConfig) -> Result<Session, Error> {
-        let launcher = def.resolve(&config.lookup)?;
+        // Resolution may run Python to ask for a module: off the async threads.
+        let (owned, lookup) = (def.clone(), config.lookup.clone());
+        let launcher =
+            tokio::task::spawn_blocking(move || owned.resolve(&lookup)).await.map_err(|e| {
+                Error::Spawn {
+                    adapter: def.name.clone(),
+                    message: format!("resolving the adapter failed: {e}"),
+                    stderr: String::new(),
+                }
+            })??;
         let client = Client::start(&launcher, config.client.clone()).await?;
         Session::over(client, def, launcher, config).await
     }

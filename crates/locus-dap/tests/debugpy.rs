@@ -227,3 +227,56 @@ async fn debugpy_runs_the_program_through_run_in_terminal() {
     let output = session.read_output();
     assert!(!output.stdout.contains("iter 0"), "{output:?}");
 }
+
+/// Sessions started and stopped one after another leave no adapter and no program behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sequential_sessions_leave_no_process_behind() {
+    let program = program();
+    let mut groups = Vec::new();
+    let mut programs = Vec::new();
+    for round in 0..4 {
+        let session = start().await;
+        groups.push(session.adapter_pid().unwrap());
+        session.set_breakpoints(&program, &[SourceBreakpoint::at(7)]).await.unwrap();
+        session.launch(&json!({"program": program})).await.unwrap();
+        session.wait_for_stop(0, WAIT).await.unwrap();
+        programs.push(session.snapshot().pid.unwrap());
+        if round % 2 == 0 {
+            session.disconnect(Duration::from_secs(5)).await.unwrap();
+        } else {
+            drop(session);
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left: Vec<i64> = live_processes()
+            .into_iter()
+            .filter(|(pid, pgid)| {
+                groups.iter().any(|g| i64::from(*g) == *pgid) || programs.contains(pid)
+            })
+            .map(|(pid, _)| pid)
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "processes left behind: {left:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// (pid, process group) of every running process, zombies left out.
+fn live_processes() -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i64>() else { continue };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.first().is_some_and(|s| *s != "Z")
+            && let Some(pgid) = fields.get(2).and_then(|g| g.parse().ok())
+        {
+            out.push((pid, pgid));
+        }
+    }
+    out
+}
