@@ -2,10 +2,21 @@
 //! running sidecar, so that `locus mcp`, `locus call` and `locus status` can find it.
 //!
 //! Files of processes that are gone are ignored and removed by whoever lists them.
+//!
+//! **Invariant:** a file routes an agent only if nobody but the user could have written it
+//! and it points where a sidecar of the user listens: the directory is the user's and not
+//! group- or world-writable, the file is a regular file of the user with mode 0600, the URL is
+//! loopback (`127.0.0.0/8`, `::1`, `localhost`), and the pid is a live `locus lsp` of the user.
+//! Anything else is refused with a message on stderr naming the file or directory and why
+//! (once per process). A `lastActiveMs` in the future counts as now.
 
+use std::collections::HashSet;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -52,11 +63,18 @@ pub fn dir() -> PathBuf {
 }
 
 /// Writes `record` to its file atomically (a temporary file renamed over it), mode 0600, in
-/// a directory of mode 0700.
+/// a directory of mode 0700. A directory that agents would refuse (see the module docs) is
+/// refused here too, with the reason.
 pub fn write(record: &Record) -> io::Result<PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     let dir = dir();
     fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+    if let Err(why) = check_dir(&dir) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("refusing the discovery directory {}: {why}", dir.display()),
+        ));
+    }
     let path = dir.join(format!("{}.json", record.pid));
     let tmp = dir.join(format!(".{}.json.tmp", record.pid));
     let mut file =
@@ -93,9 +111,25 @@ fn exited(pid: libc::pid_t) -> bool {
     matches!(state, Some('Z' | 'X'))
 }
 
-/// The live sidecars. Files of dead processes are removed; unreadable files are skipped.
+/// The live sidecars whose files can be trusted (see the module docs). Files of dead
+/// processes are removed; refused files are named on stderr.
 pub fn list() -> Vec<Record> {
-    let Ok(entries) = fs::read_dir(dir()) else { return Vec::new() };
+    list_in(&dir())
+}
+
+/// [`list`] for the discovery directory `dir`.
+pub fn list_in(dir: &Path) -> Vec<Record> {
+    match fs::symlink_metadata(dir) {
+        Err(_) => return Vec::new(),
+        Ok(_) => {
+            if let Err(why) = check_dir(dir) {
+                refuse(format!("refusing the discovery directory {}: {why}", dir.display()));
+                return Vec::new();
+            }
+        }
+    }
+    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
+    let now = now_ms();
     let mut records = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
@@ -111,14 +145,178 @@ pub fn list() -> Vec<Record> {
             let _ = fs::remove_file(&path);
             continue;
         }
-        let Ok(bytes) = fs::read(&path) else { continue };
-        match serde_json::from_slice::<Record>(&bytes) {
-            Ok(record) if record.pid == pid => records.push(record),
-            _ => {}
+        match read_trusted(&path, pid) {
+            Ok(mut record) => {
+                // A time in the future (a skewed clock, or a forgery) must not win every tie.
+                record.last_active_ms = record.last_active_ms.min(now);
+                records.push(record);
+            }
+            Err(Refusal::Stale(why)) => {
+                // The user's own file, left by a sidecar that was killed, whose pid now
+                // belongs to another process.
+                let _ = fs::remove_file(&path);
+                refuse(format!("removed the stale discovery file {}: {why}", path.display()));
+            }
+            Err(Refusal::Untrusted(why)) => {
+                refuse(format!("refusing the discovery file {}: {why}", path.display()));
+            }
         }
     }
     records.sort_by_key(|r| r.pid);
     records
+}
+
+/// Why a discovery file is not used.
+enum Refusal {
+    /// The file is the user's own but its process is not a sidecar any more.
+    Stale(String),
+    /// The file cannot be trusted.
+    Untrusted(String),
+}
+
+/// Reads the file of `pid`, checking it as the module docs say.
+fn read_trusted(path: &Path, pid: u32) -> Result<Record, Refusal> {
+    let untrusted = Refusal::Untrusted;
+    // O_NOFOLLOW: a symbolic link is refused rather than followed; the checks below are made
+    // on the opened file itself, so it cannot be swapped between check and read.
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| untrusted(format!("cannot open it: {e}")))?;
+    let meta = file.metadata().map_err(|e| untrusted(format!("cannot stat it: {e}")))?;
+    if !meta.is_file() {
+        return Err(untrusted("it is not a regular file".into()));
+    }
+    let me = euid();
+    if meta.uid() != me {
+        return Err(untrusted(format!("it is owned by uid {}, not by you (uid {me})", meta.uid())));
+    }
+    let mode = meta.mode() & 0o7777;
+    if mode != 0o600 {
+        return Err(untrusted(format!(
+            "its mode is {mode:04o}, not 0600 (run `chmod 600` on it, or restart the editor)"
+        )));
+    }
+    let mut bytes = Vec::new();
+    // A discovery file is a few hundred bytes; a huge one is not read whole.
+    (&mut file)
+        .take(1 << 20)
+        .read_to_end(&mut bytes)
+        .map_err(|e| untrusted(format!("cannot read it: {e}")))?;
+    let record: Record = serde_json::from_slice(&bytes)
+        .map_err(|e| untrusted(format!("it is not a discovery record: {e}")))?;
+    if record.pid != pid {
+        return Err(untrusted(format!("it names pid {}, not {pid}", record.pid)));
+    }
+    if !is_loopback_url(&record.url) {
+        return Err(untrusted(format!(
+            "its URL `{}` is not http on a loopback address (127.0.0.0/8, ::1, localhost)",
+            record.url
+        )));
+    }
+    sidecar_of_user(pid).map_err(Refusal::Stale)?;
+    Ok(record)
+}
+
+/// Whether `dir` can hold trusted files: a directory (not a link) of the user that neither
+/// the group nor others may write to.
+fn check_dir(dir: &Path) -> Result<(), String> {
+    let meta = fs::symlink_metadata(dir).map_err(|e| format!("cannot stat it: {e}"))?;
+    if !meta.is_dir() {
+        return Err("it is not a directory".into());
+    }
+    let me = euid();
+    if meta.uid() != me {
+        return Err(format!("it is owned by uid {}, not by you (uid {me})", meta.uid()));
+    }
+    let mode = meta.mode() & 0o7777;
+    if mode & 0o022 != 0 {
+        return Err(format!(
+            "its mode is {mode:04o}: other users can write to it (run `chmod 700 {}`)",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `url` is `http://` on a loopback host: `127.0.0.0/8`, `::1` or `localhost`.
+pub fn is_loopback_url(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url) else { return false };
+    if url.scheme() != "http" || !url.username().is_empty() || url.password().is_some() {
+        return false;
+    }
+    // The URL parser has normalised the host: IPv4 in dotted decimal, IPv6 in brackets,
+    // names in lower case.
+    let Some(host) = url.host_str() else { return false };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match host.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => host == "localhost",
+    }
+}
+
+/// Whether `pid` is a `locus lsp` of this user: `/proc/<pid>` is the user's, and its
+/// executable (or, where that link is unreadable, its first argument) is named `locus`, with
+/// an `lsp` argument. On systems without `/proc`, liveness is all that is checked.
+fn sidecar_of_user(pid: u32) -> Result<(), String> {
+    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+    if !Path::new("/proc/self").exists() {
+        return Ok(());
+    }
+    let meta = fs::metadata(&proc_dir).map_err(|e| format!("pid {pid}: {e}"))?;
+    let me = euid();
+    if meta.uid() != me {
+        return Err(format!("pid {pid} belongs to uid {}, not to you (uid {me})", meta.uid()));
+    }
+    let cmdline = fs::read(proc_dir.join("cmdline")).unwrap_or_default();
+    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).filter(|a| !a.is_empty()).collect();
+    let base = |p: &[u8]| -> Vec<u8> {
+        let name = p.rsplit(|b| *b == b'/').next().unwrap_or(p).to_vec();
+        // A binary replaced while it runs (a rebuild) reads as `locus (deleted)`.
+        match name.strip_suffix(b" (deleted)") {
+            Some(n) => n.to_vec(),
+            None => name,
+        }
+    };
+    let exe = fs::read_link(proc_dir.join("exe")).ok();
+    let named_locus = match &exe {
+        Some(exe) => base(exe.as_os_str().as_encoded_bytes()) == b"locus",
+        None => args.first().is_some_and(|a| base(a) == b"locus"),
+    };
+    let what = || {
+        let line = args.iter().map(|a| String::from_utf8_lossy(a)).collect::<Vec<_>>().join(" ");
+        match line.char_indices().nth(60) {
+            Some((at, _)) => format!("{}…", &line[..at]),
+            None => line,
+        }
+    };
+    if !named_locus {
+        return Err(format!("pid {pid} is `{}`, not Locus", what()));
+    }
+    if !args.iter().skip(1).any(|a| *a == b"lsp") {
+        return Err(format!("pid {pid} is `{}`, not `locus lsp`", what()));
+    }
+    Ok(())
+}
+
+fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Says why a file or directory is refused, on stderr, once per process (`locus mcp` lists on
+/// every request).
+fn refuse(message: String) {
+    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    let mut said = SAID.lock().unwrap_or_else(PoisonError::into_inner);
+    if said.get_or_insert_with(HashSet::new).insert(message.clone()) {
+        eprintln!("locus: {message}");
+    }
 }
 
 /// The sidecar that serves `dir`: among those with a workspace folder holding `dir`, the
@@ -180,5 +378,58 @@ mod tests {
             "a folder is a path prefix by components, not characters"
         );
         assert_eq!(pick("/"), None);
+    }
+
+    #[test]
+    fn only_loopback_http_urls() {
+        for ok in [
+            "http://127.0.0.1:8080/mcp",
+            "http://127.1.2.3:1/mcp",
+            "http://localhost:9/mcp",
+            "http://LOCALHOST:9/mcp",
+            "http://[::1]:9/mcp",
+            "http://0x7f.1:9/mcp",
+        ] {
+            assert!(is_loopback_url(ok), "{ok}");
+        }
+        for bad in [
+            "http://10.0.0.1:80/mcp",
+            "http://128.0.0.1/mcp",
+            "http://evil.example/mcp",
+            "http://127.0.0.1.evil.example/mcp",
+            "http://localhost.evil/mcp",
+            "http://[::2]:1/mcp",
+            "http://[::ffff:10.0.0.1]:1/mcp",
+            "http://0.0.0.0:1/mcp",
+            "https://127.0.0.1/mcp",
+            "ftp://127.0.0.1/mcp",
+            "http://user@127.0.0.1:1/mcp",
+            "127.0.0.1:80",
+            "",
+        ] {
+            assert!(!is_loopback_url(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_directory_others_can_write_to_lists_nothing() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("locus-disc-unit-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // This process is alive but is not `locus lsp`: its file is stale and removed.
+        let me = std::process::id();
+        let file = dir.join(format!("{me}.json"));
+        let record = Record { pid: me, url: "http://127.0.0.1:1/mcp".into(), ..record(me, &[], 0) };
+        fs::write(&file, serde_json::to_vec(&record).unwrap()).unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+        assert_eq!(check_dir(&dir).unwrap_err().split(':').next(), Some("its mode is 0777"));
+        assert!(list_in(&dir).is_empty());
+        assert!(file.exists(), "nothing is removed from a directory that is not trusted");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(list_in(&dir).is_empty());
+        assert!(!file.exists(), "the user's own file naming a process that is not a sidecar");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }
