@@ -770,12 +770,14 @@ impl Session {
 
     /// Asks the program to pause (all threads when `thread` is `None`).
     pub async fn pause(&self, thread: Option<i64>) -> Result<(), Error> {
-        let thread = match thread {
-            Some(t) => t,
-            None => {
-                let s = self.state.lock().unwrap();
-                s.threads.keys().next().copied().unwrap_or(0)
-            }
+        if let Some(e) = self.state.lock().unwrap().ended() {
+            return Err(e);
+        }
+        let known = self.state.lock().unwrap().threads.keys().next().copied();
+        let thread = match (thread, known) {
+            (Some(t), _) | (None, Some(t)) => t,
+            // No `thread` event yet: ask the adapter (adapters pause every thread anyway).
+            (None, None) => self.threads().await?.first().map_or(0, |t| t.id),
         };
         self.client.request("pause", json!({"threadId": thread})).await.map(drop)
     }

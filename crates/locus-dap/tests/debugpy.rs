@@ -280,3 +280,38 @@ fn live_processes() -> Vec<(i64, i64)> {
     }
     out
 }
+
+/// A busy program is paused where it runs, and `disconnect` ends it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_program_pauses_and_disconnect_ends_it() {
+    let session = start().await;
+    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/busy.py")
+        .canonicalize()
+        .unwrap();
+    session.launch(&json!({"program": program})).await.unwrap();
+    assert_eq!(session.snapshot().phase, Phase::Running);
+    assert_eq!(session.resume(Resume::Next, None).await.unwrap_err().code(), "E_NOT_STOPPED");
+    // Paused once it is in its loop.
+    let deadline = Instant::now() + WAIT;
+    let mut stdout = String::new();
+    while !stdout.contains("busy") {
+        assert!(Instant::now() < deadline, "the program did not start");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        stdout.push_str(&session.read_output().stdout);
+    }
+    session.pause(None).await.unwrap();
+    let stop = session.wait_for_stop(0, WAIT).await.unwrap();
+    assert_eq!(stop.reason, "pause");
+    assert_eq!(stop.position.as_ref().unwrap().path.as_deref(), Some(program.as_path()));
+    let frames = session.stack_trace(None, Some(1)).await.unwrap();
+    let n = session.evaluate("n", Some(frames[0].id), "watch").await.unwrap();
+    assert!(n.value.parse::<u64>().unwrap() > 0, "{n:?}");
+    let pid = session.snapshot().pid.unwrap();
+    session.disconnect(Duration::from_secs(5)).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(pid) {
+        assert!(Instant::now() < deadline, "the program {pid} outlived disconnect");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
