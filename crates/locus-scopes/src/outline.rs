@@ -1,6 +1,6 @@
 //! Document symbols from a syntax tree and a symbol query, and the scope chain at an offset.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
@@ -46,13 +46,71 @@ pub struct Symbol {
     pub children: Vec<Symbol>,
 }
 
-/// All symbols of one document version.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// All symbols of one document version. Two outlines are equal when their symbols are.
+#[derive(Debug, Clone, Default)]
 pub struct Outline {
     /// The top-level symbols, in document order.
     pub symbols: Vec<Symbol>,
     /// How many symbols there are at every depth.
     pub total: usize,
+    /// The names that joining may tie together (tsserver's ES5 classes: `join` in
+    /// `queries/README.md`); while none can join, symbols stand on their own and an edit
+    /// between two of them is re-extracted alone. Conservative: names may outlive their text.
+    names: JoinNames,
+}
+
+impl PartialEq for Outline {
+    fn eq(&self, other: &Outline) -> bool {
+        self.symbols == other.symbols && self.total == other.total
+    }
+}
+
+impl Eq for Outline {}
+
+/// The names joining may tie together in some region, by the rules of `join` (the `join`
+/// function below): a group (`prototype`, `static`, `export`) joins, or is dropped by, an
+/// earlier sibling of its name, and a function joins an earlier group of its name. So where no
+/// group's name is borne by a second symbol, no join can happen.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JoinNames {
+    /// Names of `static` groups.
+    statics: BTreeSet<String>,
+    /// Names of `prototype` and `export` groups.
+    anys: BTreeSet<String>,
+    /// How many symbols bear each name.
+    all: BTreeMap<String, u32>,
+}
+
+impl JoinNames {
+    fn add(&mut self, name: String, join: Join) {
+        match join {
+            Join::Static => {
+                self.statics.insert(name.clone());
+            }
+            Join::Prototype | Join::Export => {
+                self.anys.insert(name.clone());
+            }
+            Join::No | Join::Function | Join::Value => {}
+        }
+        *self.all.entry(name).or_default() += 1;
+    }
+
+    /// Whether some join may happen between these symbols: a group's name borne by another
+    /// symbol too (even a plain one: the first sibling of a name decides what a group does).
+    fn joinable(&self) -> bool {
+        self.statics.iter().chain(&self.anys).any(|n| self.all.get(n).is_some_and(|&k| k > 1))
+    }
+
+    /// Adds the names of another region (in place: a document's names are many, a region's
+    /// few).
+    fn union(mut self, other: JoinNames) -> JoinNames {
+        self.statics.extend(other.statics);
+        self.anys.extend(other.anys);
+        for (name, k) in other.all {
+            *self.all.entry(name).or_default() += k;
+        }
+        self
+    }
 }
 
 impl Outline {
@@ -61,7 +119,12 @@ impl Outline {
         fn count(s: &[Symbol]) -> usize {
             s.iter().map(|s| 1 + count(&s.children)).sum()
         }
-        Outline { total: count(&symbols), symbols }
+        Outline { total: count(&symbols), symbols, names: JoinNames::default() }
+    }
+
+    fn with_names(mut self, names: JoinNames) -> Outline {
+        self.names = names;
+        self
     }
 
     /// The symbols containing `offset`, outermost first: every symbol whose range contains
@@ -116,7 +179,22 @@ struct Candidate {
 
 /// Extracts the symbols of the whole tree.
 pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
-    Outline::new(extract_region(config, tree, doc, None).unwrap_or_default())
+    match extract_region(config, tree, doc, None) {
+        Some(Extracted { symbols, names }) => Outline::new(symbols).with_names(names),
+        None => Outline::default(),
+    }
+}
+
+/// Whether the language's symbols can stand on their own: no merging by name, no heading
+/// levels. (Joins depend on the document: an outline records whether it has any.)
+fn independent(config: &LanguageConfig) -> bool {
+    config.patterns.iter().all(|p| p.merge == Merge::No && p.level.is_none())
+}
+
+/// The symbols of a region, and the names joining may tie together.
+pub(crate) struct Extracted {
+    pub(crate) symbols: Vec<Symbol>,
+    names: JoinNames,
 }
 
 /// Extracts the symbols lying wholly inside `region` (the whole tree for `None`), as a forest.
@@ -128,7 +206,7 @@ pub(crate) fn extract_region(
     tree: &Tree,
     doc: &Document,
     region: Option<Span>,
-) -> Option<Vec<Symbol>> {
+) -> Option<Extracted> {
     let mut cursor = QueryCursor::new();
     if let Some(r) = region {
         cursor.set_byte_range(r.start..r.end);
@@ -238,6 +316,15 @@ pub(crate) fn extract_region(
     }
     let mut candidates: Vec<Candidate> = candidates.into_values().chain(in_text).collect();
     if let Some(r) = region {
+        // A symbol straddling an edge of the region belongs to neither side: the region cut
+        // it off, and only a wider extraction can give it.
+        let straddles = |c: &Candidate| {
+            let holds = |at: usize| c.range.start < at && at < c.range.end;
+            (holds(r.start) && c.range.end <= r.end) || (holds(r.end) && c.range.start >= r.start)
+        };
+        if candidates.iter().any(straddles) {
+            return None;
+        }
         candidates.retain(|c| r.contains(c.range));
     }
     if !ignored.is_empty() {
@@ -261,7 +348,16 @@ pub(crate) fn extract_region(
         &mut candidates,
         region.map_or(tree.root_node().end_byte(), |r| r.end),
     );
-    build(config, doc, candidates, region.is_some())
+    let mut names = JoinNames::default();
+    for c in &candidates {
+        // Counted by the rendered name, which is what `join` compares.
+        let join = config.patterns[c.pattern].join;
+        if join != Join::No || !c.names.is_empty() {
+            names.add(render_name(config, doc, c), join);
+        }
+    }
+    let symbols = build(config, doc, candidates, region.is_some())?;
+    Some(Extracted { symbols, names })
 }
 
 /// Brings an outline up to date after edits, re-extracting as little as it can.
@@ -293,11 +389,7 @@ pub(crate) fn update(
     }
     // Between two children of the innermost holder (or two top-level symbols): re-extract the
     // gap only. Not where symbols depend on their siblings (merging, heading levels).
-    let independent = config
-        .patterns
-        .iter()
-        .all(|p| p.merge == Merge::No && p.level.is_none() && p.join == Join::No);
-    if independent && self_contained(&outline.symbols, &path) {
+    if independent(config) && !outline.names.joinable() && self_contained(&outline.symbols, &path) {
         let (children, lo, hi) = match path.is_empty() {
             true => (&outline.symbols, 0, doc.len_bytes()),
             false => {
@@ -319,12 +411,16 @@ pub(crate) fn update(
                 && dirty.end <= end
                 && let Some(fresh) = extract_region(config, tree, doc, Some(Span { start, end }))
             {
-                let children = match path.is_empty() {
-                    true => &mut outline.symbols,
-                    false => &mut symbol_at_mut(&mut outline.symbols, &path).children,
-                };
-                children.splice(after..after, fresh);
-                return Outline::new(outline.symbols);
+                let names = std::mem::take(&mut outline.names).union(fresh.names);
+                if !names.joinable() {
+                    let children = match path.is_empty() {
+                        true => &mut outline.symbols,
+                        false => &mut symbol_at_mut(&mut outline.symbols, &path).children,
+                    };
+                    children.splice(after..after, fresh.symbols);
+                    return Outline::new(outline.symbols).with_names(names);
+                }
+                outline.names = names;
             }
         }
     }
@@ -334,7 +430,11 @@ pub(crate) fn update(
             continue;
         }
         let target = symbol_at(&outline.symbols, &path[..depth]);
-        let Some(fresh) = extract_region(config, tree, doc, Some(target.range)) else { continue };
+        let Some(Extracted { symbols: fresh, names }) =
+            extract_region(config, tree, doc, Some(target.range))
+        else {
+            continue;
+        };
         if let [one] = fresh.as_slice()
             && one.name == target.name
             && one.kind == target.kind
@@ -343,7 +443,8 @@ pub(crate) fn update(
         {
             let [one] = <[Symbol; 1]>::try_from(fresh).ok().unwrap();
             symbol_at_mut(&mut outline.symbols, &path[..depth]).children = one.children;
-            return Outline::new(outline.symbols);
+            let names = std::mem::take(&mut outline.names).union(names);
+            return Outline::new(outline.symbols).with_names(names);
         }
     }
     extract(config, tree, doc)
