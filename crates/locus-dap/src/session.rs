@@ -753,7 +753,19 @@ impl Session {
             (thread, s.stops)
         };
         self.bump();
-        self.client.request(how.command(), json!({"threadId": thread})).await?;
+        if let Err(e) = self.client.request(how.command(), json!({"threadId": thread})).await {
+            // Refused: the program is still stopped where it was (its references are gone).
+            let mut s = self.state.lock().unwrap();
+            if !e.is_end() && s.ended().is_none() && s.stops == before {
+                s.phase = Phase::Stopped;
+                if let Some(t) = s.threads.get_mut(&thread) {
+                    t.stopped = true;
+                }
+            }
+            drop(s);
+            self.bump();
+            return Err(e);
+        }
         Ok(before)
     }
 
