@@ -37,10 +37,12 @@
 ; `None`, `0`, `1`, `not TYPE_CHECKING`. A condition is false when one of its `and` operands is
 ; (and it has no `or`); true when one of its `or` operands is (and it has no `and`), or when all
 ; of its `and` operands are (and it has no `or`).
-; A false `if`/`elif` loses its block; a true one loses every branch after it, and when its block
-; ends in return/raise, the statements after the `if` too.
+; A false `if`/`elif` loses its block, a false `assert` the statements after it; a true `if` loses
+; every branch after it, and when its block ends in return/raise, the statements after the `if` too.
 (([(if_statement condition: (_) @_c consequence: (block) @ignore)
-   (elif_clause condition: (_) @_c consequence: (block) @ignore)])
+   (elif_clause condition: (_) @_c consequence: (block) @ignore)
+   (module (assert_statement . (_) @_c) (_) @ignore)
+   (block (assert_statement . (_) @_c) (_) @ignore)])
   (#not-match? @_c "\\sor\\s")
   (#match? @_c "(^|\\sand\\s+)\\(?\\s*(sys\\.version_info\\s*<\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*>=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*3\\s*,\\s*13\\s*,?\\s*\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*2|<\\s*3|<=\\s*2)|sys\\.platform\\s*(==\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|!=\\s*[\"']linux[\"'])|os\\.name\\s*(==\\s*[\"'](nt|java)[\"']|!=\\s*[\"']posix[\"'])|False|None|0|not\\s+(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s|$)"))
 (([(if_statement condition: (_) @_c alternative: (_) @ignore)
@@ -66,9 +68,9 @@
   (#eq? @_g @_n))
 
 ; A parameter named `self` or `cls` is never listed, and a later assignment to it is the same
-; (hidden) symbol: `cls = super().__new__(cls)` (when it is the first parameter).
+; (hidden) symbol: `cls = super().__new__(cls)`, `cls = cls or Command` (`def command(cls=None)`).
 ((function_definition
-   parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p)])
+   parameters: (parameters [(identifier) @_p (typed_parameter . (identifier) @_p) (default_parameter name: (identifier) @_p) (typed_default_parameter name: (identifier) @_p)])
    body: (block [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))]))
   (#any-of? @_p "self" "cls") (#eq? @_p @_n))
 
@@ -143,7 +145,7 @@
   (#eq? @_p "cls") (#eq? @_o "cls") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#set! hoist "true"))
 ; `self.x: Final = …` is a Constant like any Final variable.
 ((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant)
-   type: (type [(identifier) @_t (attribute attribute: (identifier) @_t) (generic_type . (identifier) @_t)]))
+   type: (type [(identifier) @_t (attribute attribute: (identifier) @_t) (generic_type . (identifier) @_t) (subscript value: (attribute attribute: (identifier) @_t))]))
   (#eq? @_o "self") (#eq? @_t "Final") (#set! hoist "true"))
 ; An annotated `self.x: T = …` is a typed declaration: it wins over the class's other
 ; declarations of `x`, `__slots__` entries included (pyright places such a slot there).
@@ -184,7 +186,7 @@
 ; carries no type, so it does not win a merge. ---
 ((assignment left: (identifier) @name @symbol.constant type: (type [(identifier) @_t (attribute attribute: (identifier) @_t)]))
   (#eq? @_t "Final") (#set! merge "first"))
-((assignment left: (identifier) @name @symbol.constant type: (type (generic_type . (identifier) @_t)))
+((assignment left: (identifier) @name @symbol.constant type: (type [(generic_type . (identifier) @_t) (subscript value: (attribute attribute: (identifier) @_t))]))
   (#eq? @_t "Final") (#set! merge "typed"))
 ((assignment left: (identifier) @name @symbol.constant type: (type (string) @_t))
   (#match? @_t "^.(typing\\.)?Final\\b") (#set! merge "typed"))
