@@ -67,9 +67,11 @@ impl PartialEq for Outline {
 
 impl Eq for Outline {}
 
-/// The names joining may tie together in some region, by the rules of `join` (the `join`
-/// function below): a group (`prototype`, `static`, `export`) joins, or is dropped by, an
-/// earlier sibling of its name, and a function joins an earlier group of its name. So where no
+/// The names joining may tie together in some region, by the rules of the `join` function
+/// below: a `static` group joins only a name a function or a `prototype` group declared; a
+/// `prototype` group joins (or is swallowed by) any earlier sibling of its name, and an
+/// `export` goes after one; a function or value joins an earlier `prototype` group. So where
+/// no static group's name is a function's or a prototype group's, and no prototype or export
 /// group's name is borne by a second symbol, no join can happen.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct JoinNames {
@@ -77,6 +79,8 @@ pub(crate) struct JoinNames {
     statics: BTreeSet<String>,
     /// Names of `prototype` and `export` groups.
     anys: BTreeSet<String>,
+    /// Names that functions and `prototype` groups declare (what a static group can join).
+    declared: BTreeSet<String>,
     /// How many symbols bear each name.
     all: BTreeMap<String, u32>,
 }
@@ -87,18 +91,25 @@ impl JoinNames {
             Join::Static => {
                 self.statics.insert(name.clone());
             }
-            Join::Prototype | Join::Export => {
+            Join::Prototype => {
+                self.anys.insert(name.clone());
+                self.declared.insert(name.clone());
+            }
+            Join::Export => {
                 self.anys.insert(name.clone());
             }
-            Join::No | Join::Function | Join::Value => {}
+            Join::Function => {
+                self.declared.insert(name.clone());
+            }
+            Join::No | Join::Value => {}
         }
         *self.all.entry(name).or_default() += 1;
     }
 
-    /// Whether some join may happen between these symbols: a group's name borne by another
-    /// symbol too (even a plain one: the first sibling of a name decides what a group does).
+    /// Whether some join may happen between these symbols.
     fn joinable(&self) -> bool {
-        self.statics.iter().chain(&self.anys).any(|n| self.all.get(n).is_some_and(|&k| k > 1))
+        self.statics.iter().any(|n| self.declared.contains(n))
+            || self.anys.iter().any(|n| self.all.get(n).is_some_and(|&k| k > 1))
     }
 
     /// Adds the names of another region (in place: a document's names are many, a region's
@@ -106,6 +117,7 @@ impl JoinNames {
     fn union(mut self, other: JoinNames) -> JoinNames {
         self.statics.extend(other.statics);
         self.anys.extend(other.anys);
+        self.declared.extend(other.declared);
         for (name, k) in other.all {
             *self.all.entry(name).or_default() += k;
         }
