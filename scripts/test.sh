@@ -18,6 +18,13 @@ fi
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# The real peers, installed before any suite: some Rust suites drive them too (locus-dap's
+# tests run debugpy, lldb-dap, Delve and js-debug). A missing peer fails its suite, it is never
+# skipped.
+bash scripts/install-test-peers.sh
+bash scripts/install-debug-adapters.sh
+PEERS_BIN="${LOCUS_PEERS_DIR:-$PWD/target/peers}/venv/bin"
+
 if command -v cargo-nextest >/dev/null 2>&1; then
   cargo nextest run --workspace --no-fail-fast "$@"
 else
@@ -25,11 +32,8 @@ else
 fi
 cargo test --workspace --doc
 
-# End-to-end suites against real peers (Neovim 0.11 driving `locus lsp`; the Python MCP SDK
-# and the MCP Inspector against `locus mcp` and the sidecar). The peers are
-# installed by the script below; a missing peer fails the suite, it is never skipped.
-bash scripts/install-test-peers.sh
-PEERS_BIN="${LOCUS_PEERS_DIR:-$PWD/target/peers}/venv/bin"
+# End-to-end suites against real peers (Neovim 0.11 and Helix 25.07.1 driving `locus lsp`; the
+# Python MCP SDK and the MCP Inspector against `locus mcp` and the sidecar).
 cargo build -p locus-server
 PATH="$PEERS_BIN:$PATH" LOCUS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/locus" \
   "$PEERS_BIN/pytest" -q tests/e2e
