@@ -79,6 +79,18 @@
 ((try_statement body: (block [(import_statement name: [(dotted_name . (identifier) @_i) (aliased_import alias: (identifier) @_i)]) (import_from_statement name: [(dotted_name . (identifier) @_i .) (aliased_import alias: (identifier) @_i)])]) (except_clause (block (expression_statement [(assignment left: (identifier) @_n @skip !type) (assignment left: (pattern_list (identifier) @_n @skip))]))))
   (#eq? @_i @_n))
 
+; A `try`'s `else` is bound before its `except` clauses. Of a name both declare, the `else`
+; binding comes first (a plain assignment there wins) and the `except` definition last (a def or
+; class there wins; the `else` one goes with all it holds).
+((try_statement
+   (except_clause (block (expression_statement (assignment left: (identifier) @_a @skip !type))))
+   (else_clause body: (block (expression_statement (assignment left: (identifier) @_b !type)))))
+  (#eq? @_a @_b))
+((try_statement
+   (except_clause (block [(function_definition name: (identifier) @_a) (class_definition name: (identifier) @_a) (decorated_definition definition: [(function_definition name: (identifier) @_a) (class_definition name: (identifier) @_a)])]))
+   (else_clause body: (block [(function_definition name: (identifier) @_b) @ignore (class_definition name: (identifier) @_b) @ignore (decorated_definition definition: [(function_definition name: (identifier) @_b) (class_definition name: (identifier) @_b)]) @ignore])))
+  (#eq? @_a @_b))
+
 ; Names pyright predefines are hidden even when assigned: `__doc__` (module and class),
 ; `__module__` and `__qualname__` (class). See the exclusion lists of the variable patterns.
 ; (`__name__`, `__file__`, … are predefined at module level only; assigning them is rare.)

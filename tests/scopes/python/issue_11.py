@@ -55,3 +55,20 @@ class Stamp:
             self._sigma = mu
 #                ^ Class:Stamp > Method:__new__
         return self
+
+
+# A try's else is bound before its except clauses.
+try:
+    import ssl
+except ImportError:
+    _have_ssl = False
+#   ^ <file>
+    def wrap(sock):
+        return sock
+#              ^ Function:wrap
+else:
+    _have_ssl = True
+#   ^ Variable:_have_ssl
+    def wrap(sock):
+        return ssl.wrap(sock)
+#              ^ <file>
