@@ -5,11 +5,27 @@
 //! [`sanitize`] sits between stdin and tower-lsp: it frames messages itself, passes valid
 //! ones through untouched and replaces each invalid one with a `locus/invalidMessage`
 //! notification, which the edge answers with the JSON-RPC error the sender is owed.
+//!
+//! **Invariant:** one bad frame never deafens the channel. The reader resynchronises on the
+//! next header, which it recognises as `Content-Length:` followed by digits and a line break
+//! anywhere in the stream: valid JSON cannot hold that (a string cannot hold a raw line
+//! break, and the words are not JSON outside one), so it is never found inside a body.
+//! - A header that is not `Name: value` lines (junk, the tail of a body longer than
+//!   declared): the bytes up to the next header are skipped.
+//! - A `Content-Length` that is missing, not a number, negative or over [`MAX_BODY`]: the
+//!   body is read as far as its JSON goes (or up to the next header) and skipped; a request
+//!   gets an error with its id.
+//! - A body shorter or longer than declared: read as its JSON says, up to the next header
+//!   (a warning says so); a body that is not JSON gets the parse error it always got.
+//!
+//! A request sent with a notification's method gets an error with its id (`-32600`): it would
+//! otherwise be handled as the notification and never answered.
 
 use std::sync::Arc;
 
+use serde::de::IgnoredAny;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tower_lsp_server::jsonrpc::{Request, Response};
 
 use super::Ctx;
@@ -17,8 +33,47 @@ use super::Ctx;
 /// The method of the stand-in for an invalid message.
 pub const INVALID_MESSAGE: &str = "locus/invalidMessage";
 
-/// Bodies larger than this are skipped rather than read into memory.
+/// A `Content-Length` above this is refused (the body is skipped as if it had none).
 const MAX_BODY: usize = 1 << 30;
+
+/// A header block longer than this is junk.
+const MAX_HEADER: usize = 8 << 10;
+
+/// A body whose length is unknown is parsed as JSON, to find where it ends, up to this size;
+/// past it, the reader skips to the next header.
+const MAX_SEARCH: usize = 64 << 20;
+
+/// How much is read at once.
+const READ_CHUNK: usize = 1 << 16;
+
+/// The client-to-server notifications of LSP 3.17 and Locus: sent as a request (with an id),
+/// each is answered with an error instead of being handled in silence.
+const NOTIFICATIONS: &[&str] = &[
+    "initialized",
+    "exit",
+    "$/cancelRequest",
+    "$/setTrace",
+    "$/progress",
+    "textDocument/didOpen",
+    "textDocument/didChange",
+    "textDocument/didClose",
+    "textDocument/didSave",
+    "textDocument/willSave",
+    "notebookDocument/didOpen",
+    "notebookDocument/didChange",
+    "notebookDocument/didSave",
+    "notebookDocument/didClose",
+    "workspace/didChangeConfiguration",
+    "workspace/didChangeWorkspaceFolders",
+    "workspace/didChangeWatchedFiles",
+    "workspace/didCreateFiles",
+    "workspace/didRenameFiles",
+    "workspace/didDeleteFiles",
+    "window/workDoneProgress/cancel",
+    "locus/didChangeCursor",
+    "locus/didChangeActiveEditor",
+    "locus/didChangeSymbols",
+];
 
 /// Copies framed messages from `input` to `output` until `input` ends, replacing invalid
 /// ones (see the module docs). Dropping `output` at the end tells the server the input ended.
@@ -27,67 +82,29 @@ where
     I: AsyncRead + Unpin,
     O: AsyncWrite + Unpin,
 {
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut line = Vec::new();
+    let mut frames = Frames::new(input);
     loop {
-        // Headers: lines up to an empty one. Blank lines before any header are skipped.
-        let mut length: Option<Result<usize, String>> = None;
-        let mut headers = 0;
-        loop {
-            line.clear();
-            match reader.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let text = String::from_utf8_lossy(&line);
-            let text = text.trim_end_matches(['\r', '\n']);
-            if text.is_empty() {
-                if headers > 0 {
-                    break;
+        let frame = frames.next().await;
+        for note in frames.notes.drain(..) {
+            ctx.log.warn(format_args!("{note}"));
+        }
+        let body = match frame {
+            None => return,
+            Some(Frame::Message(body)) => match check(&body) {
+                Ok(()) => body,
+                Err((id, code, why)) => {
+                    ctx.log.warn(format_args!("invalid message ({why}): {}", preview(&body)));
+                    invalid(id, code, &why)
                 }
-                continue;
-            }
-            headers += 1;
-            if let Some((name, value)) = text.split_once(':')
-                && name.trim().eq_ignore_ascii_case("content-length")
-            {
-                length = Some(value.trim().parse::<usize>().map_err(|_| value.trim().to_string()));
-            }
-        }
-        let length = match length {
-            Some(Ok(n)) => n,
-            Some(Err(bad)) => {
-                ctx.log.warn(format_args!(
-                    "skipping a message with an invalid Content-Length `{bad}`"
-                ));
-                continue;
-            }
-            None => {
-                ctx.log.warn(format_args!("skipping a header block without Content-Length"));
-                continue;
-            }
-        };
-        if length > MAX_BODY {
-            ctx.log.warn(format_args!(
-                "skipping a message of {length} bytes (the limit is {MAX_BODY})"
-            ));
-            let mut rest = (&mut reader).take(length as u64);
-            if tokio::io::copy(&mut rest, &mut tokio::io::sink()).await.is_err() {
-                return;
-            }
-            continue;
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).await.is_err() {
-            return;
-        }
-        let body = match check(&body) {
-            Ok(()) => body,
-            Err((id, code, why)) => {
-                ctx.log.warn(format_args!("invalid message ({why}): {}", preview(&body)));
-                json!({"jsonrpc": "2.0", "method": INVALID_MESSAGE, "params": {"id": id, "code": code, "message": why}})
-                    .to_string()
-                    .into_bytes()
+            },
+            Some(Frame::Broken { why, body }) => {
+                let id = body.as_deref().and_then(id_of);
+                let shown = body.as_deref().map(preview).unwrap_or_default();
+                ctx.log.warn(format_args!("skipped a message: {why} {shown}"));
+                match id {
+                    Some(id) => invalid(id, -32600, &why),
+                    None => continue,
+                }
             }
         };
         let header = format!("Content-Length: {}\r\n\r\n", body.len());
@@ -102,15 +119,393 @@ where
     }
 }
 
-/// Whether tower-lsp can decode `body`; if not, the id to answer, the JSON-RPC error code
-/// and why.
+/// The stand-in message for an invalid one.
+fn invalid(id: Value, code: i64, why: &str) -> Vec<u8> {
+    json!({"jsonrpc": "2.0", "method": INVALID_MESSAGE, "params": {"id": id, "code": code, "message": why}})
+        .to_string()
+        .into_bytes()
+}
+
+/// The id of a JSON-RPC request in `body`, if it has one.
+fn id_of(body: &[u8]) -> Option<Value> {
+    let v: Value = serde_json::from_slice(body).ok()?;
+    match v.get("id")? {
+        id @ (Value::Number(_) | Value::String(_)) => Some(id.clone()),
+        _ => None,
+    }
+}
+
+/// What the reader found.
+#[derive(Debug, PartialEq)]
+enum Frame {
+    /// A body to pass on (checked by [`check`]).
+    Message(Vec<u8>),
+    /// A message whose header was unusable, skipped; its body when its JSON was whole.
+    Broken { why: String, body: Option<Vec<u8>> },
+}
+
+/// How far a body of unknown length goes.
+enum Extent {
+    /// One whole JSON value of this many bytes.
+    Value(usize),
+    /// The next header begins here, before any whole value.
+    Cut(usize),
+    /// What follows is not JSON, and no header is in sight.
+    NotJson,
+}
+
+/// A header block's parse.
+enum Header {
+    /// Not enough bytes yet.
+    Need,
+    /// Not a header block.
+    Junk,
+    /// A header block of this many bytes, and what its `Content-Length` says.
+    Block(usize, Result<usize, String>),
+}
+
+/// Where the next header is.
+enum Marker {
+    Found(usize),
+    /// A header may begin here: more bytes will tell.
+    Maybe(usize),
+    None,
+}
+
+/// The framing reader (see the module docs).
+struct Frames<R> {
+    input: R,
+    buf: Vec<u8>,
+    /// Bytes of `buf` already consumed.
+    pos: usize,
+    /// Warnings for the log.
+    notes: Vec<String>,
+}
+
+impl<R: AsyncRead + Unpin> Frames<R> {
+    fn new(input: R) -> Frames<R> {
+        Frames { input, buf: Vec::new(), pos: 0, notes: Vec::new() }
+    }
+
+    fn data(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
+    fn take(&mut self, n: usize) -> Vec<u8> {
+        let taken = self.data()[..n].to_vec();
+        self.pos += n;
+        taken
+    }
+
+    /// Reads more; false at the end of the input.
+    async fn fill(&mut self) -> bool {
+        if self.pos > 0 {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+        self.buf.reserve(READ_CHUNK);
+        matches!(self.input.read_buf(&mut self.buf).await, Ok(n) if n > 0)
+    }
+
+    /// The next frame; `None` at the end of the input.
+    async fn next(&mut self) -> Option<Frame> {
+        loop {
+            // Line breaks and spaces between messages.
+            loop {
+                let blank = self.data().iter().take_while(|b| b.is_ascii_whitespace()).count();
+                self.pos += blank;
+                if !self.data().is_empty() {
+                    break;
+                }
+                if !self.fill().await {
+                    return None;
+                }
+            }
+            let header = loop {
+                match parse_header(self.data()) {
+                    Header::Need => {
+                        if !self.fill().await {
+                            return None;
+                        }
+                    }
+                    other => break other,
+                }
+            };
+            match header {
+                Header::Need => unreachable!("waited for above"),
+                Header::Junk => {
+                    let skipped = self.resync(1).await?;
+                    self.notes.push(format!(
+                        "skipped {skipped} bytes that were not a message header, up to the next one"
+                    ));
+                }
+                Header::Block(size, Ok(length)) => {
+                    self.pos += size;
+                    return self.body(length).await;
+                }
+                Header::Block(size, Err(why)) => {
+                    self.pos += size;
+                    return Some(match self.extent().await? {
+                        Extent::Value(k) => Frame::Broken { why, body: Some(self.take(k)) },
+                        Extent::Cut(m) => {
+                            self.pos += m;
+                            Frame::Broken { why, body: None }
+                        }
+                        Extent::NotJson => {
+                            let skipped = self.resync(0).await?;
+                            Frame::Broken {
+                                why: format!("{why}; skipped {skipped} bytes to the next header"),
+                                body: None,
+                            }
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// The body of a message declared `length` bytes long.
+    async fn body(&mut self, length: usize) -> Option<Frame> {
+        let mut scanned = 0;
+        loop {
+            if self.data().len() >= length {
+                if is_json(&self.data()[..length]) {
+                    return Some(Frame::Message(self.take(length)));
+                }
+                break;
+            }
+            // The next header before the declared end: this body was shorter.
+            if let Marker::Found(_) = find_marker(self.data(), scanned) {
+                break;
+            }
+            scanned = self.data().len().saturating_sub(MARKER_SPAN);
+            if !self.fill().await {
+                return None;
+            }
+        }
+        Some(match self.extent().await? {
+            Extent::Value(k) => {
+                self.notes.push(format!(
+                    "a message declared {length} bytes but its JSON had {k}: read as its JSON says"
+                ));
+                Frame::Message(self.take(k))
+            }
+            Extent::Cut(m) => {
+                self.notes.push(format!(
+                    "a message declared {length} bytes but the next header came after {m}"
+                ));
+                Frame::Message(self.take(m))
+            }
+            // Not JSON at all: as declared (the parse error is the sender's answer).
+            Extent::NotJson => Frame::Message(self.take(length.min(self.data().len()))),
+        })
+    }
+
+    /// Finds how far the body at the start of the data goes: one whole JSON value, or up to
+    /// the next header, whichever ends first.
+    async fn extent(&mut self) -> Option<Extent> {
+        let mut scanned = 0;
+        let mut parsed_at = 0;
+        loop {
+            let data = self.data();
+            let marker = match find_marker(data, scanned) {
+                Marker::Found(m) => Some(m),
+                _ => None,
+            };
+            let region = &data[..marker.unwrap_or(data.len())];
+            // Parsing again only when the data doubled, or seems to end a value, keeps
+            // the work linear in the body's size.
+            let ends_value =
+                region.trim_ascii_end().last().is_some_and(|b| matches!(b, b'}' | b']'));
+            if marker.is_some() || ends_value || region.len() >= 2 * parsed_at.max(1) {
+                parsed_at = region.len();
+                match first_value(region) {
+                    Parsed::Value(k) => return Some(Extent::Value(k)),
+                    Parsed::NotJson => {
+                        return Some(marker.map_or(Extent::NotJson, Extent::Cut));
+                    }
+                    Parsed::Incomplete => {}
+                }
+            }
+            if let Some(m) = marker {
+                return Some(Extent::Cut(m));
+            }
+            if data.len() > MAX_SEARCH {
+                return Some(Extent::NotJson);
+            }
+            scanned = data.len().saturating_sub(MARKER_SPAN);
+            if !self.fill().await {
+                return None;
+            }
+        }
+    }
+
+    /// Skips to the next header, looking from byte `from` on; returns how many bytes were
+    /// skipped.
+    async fn resync(&mut self, from: usize) -> Option<usize> {
+        let mut skipped = 0;
+        loop {
+            let start = if skipped == 0 { from } else { 0 };
+            match find_marker(self.data(), start) {
+                Marker::Found(m) => {
+                    self.pos += m;
+                    return Some(skipped + m);
+                }
+                Marker::Maybe(m) => {
+                    self.pos += m;
+                    skipped += m;
+                }
+                Marker::None => {
+                    let drop = self.data().len().saturating_sub(MARKER_SPAN).max(start);
+                    let drop = drop.min(self.data().len());
+                    self.pos += drop;
+                    skipped += drop;
+                }
+            }
+            if !self.fill().await {
+                return None;
+            }
+        }
+    }
+}
+
+/// The longest marker [`find_marker`] recognises: `content-length:`, spaces, 20 digits,
+/// spaces, a line break.
+const MARKER_SPAN: usize = 64;
+
+const MARKER: &[u8] = b"content-length:";
+
+/// The first header at or after `from`: `Content-Length:` (any case), optional spaces,
+/// digits, optional spaces, and `\n` or `\r\n`.
+fn find_marker(data: &[u8], from: usize) -> Marker {
+    let mut i = from;
+    while i < data.len() {
+        let Some(at) = data[i..].iter().position(|b| b.eq_ignore_ascii_case(&b'c')) else {
+            return Marker::None;
+        };
+        let at = i + at;
+        match marker_at(&data[at..]) {
+            Some(true) => return Marker::Found(at),
+            None => return Marker::Maybe(at),
+            Some(false) => i = at + 1,
+        }
+    }
+    Marker::None
+}
+
+/// Whether `data` begins with a marker: `None` when it ends too soon to tell.
+fn marker_at(data: &[u8]) -> Option<bool> {
+    let head = &data[..data.len().min(MARKER.len())];
+    if !head.eq_ignore_ascii_case(&MARKER[..head.len()]) {
+        return Some(false);
+    }
+    if head.len() < MARKER.len() {
+        return None;
+    }
+    let mut rest = data[MARKER.len()..].iter();
+    let mut digits = 0;
+    let mut seen_space_after = false;
+    loop {
+        let &b = rest.next()?;
+        match b {
+            b' ' | b'\t' if digits == 0 => {}
+            b' ' | b'\t' => seen_space_after = true,
+            b'0'..=b'9' if !seen_space_after && digits < 20 => digits += 1,
+            b'\r' if digits > 0 => return rest.next().map(|&b| b == b'\n'),
+            b'\n' => return Some(digits > 0),
+            _ => return Some(false),
+        }
+    }
+}
+
+/// Parses a header block at the start of `data`.
+fn parse_header(data: &[u8]) -> Header {
+    let mut at = 0;
+    let mut length = None;
+    loop {
+        let Some(nl) = data[at..].iter().position(|b| *b == b'\n') else {
+            return if data.len() > MAX_HEADER { Header::Junk } else { Header::Need };
+        };
+        let line = &data[at..at + nl];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        at += nl + 1;
+        if at > MAX_HEADER {
+            return Header::Junk;
+        }
+        if line.is_empty() {
+            break;
+        }
+        let Some(colon) = line.iter().position(|b| *b == b':') else { return Header::Junk };
+        let (name, value) = (&line[..colon], &line[colon + 1..]);
+        if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-') {
+            return Header::Junk;
+        }
+        if contains_ignore_case(&line[1..], MARKER) {
+            // Junk glued to the next message's header (`xyzContent-Length: 5`,
+            // `Content-Length: 1Content-Length: 5`).
+            return Header::Junk;
+        }
+        if name.eq_ignore_ascii_case(b"content-length") {
+            let value = String::from_utf8_lossy(value).trim().to_string();
+            length = Some(match value.parse::<u64>() {
+                Ok(n) if n <= MAX_BODY as u64 => Ok(n as usize),
+                Ok(n) => Err(format!("Content-Length {n} is over the limit of {MAX_BODY} bytes")),
+                Err(_) => Err(format!("invalid Content-Length `{value}`")),
+            });
+        }
+    }
+    Header::Block(at, length.unwrap_or_else(|| Err("no Content-Length header".into())))
+}
+
+fn contains_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Whether `body` is one JSON value (and nothing else but whitespace).
+fn is_json(body: &[u8]) -> bool {
+    serde_json::from_slice::<IgnoredAny>(body).is_ok()
+}
+
+enum Parsed {
+    /// A whole value of this many bytes (from the start of the data).
+    Value(usize),
+    Incomplete,
+    NotJson,
+}
+
+/// The first JSON object or array at the start of `data` (after whitespace).
+fn first_value(data: &[u8]) -> Parsed {
+    match data.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return Parsed::Incomplete,
+        Some(b'{' | b'[') => {}
+        Some(_) => return Parsed::NotJson,
+    }
+    let mut values = serde_json::Deserializer::from_slice(data).into_iter::<IgnoredAny>();
+    match values.next() {
+        Some(Ok(_)) => Parsed::Value(values.byte_offset()),
+        Some(Err(e)) if e.is_eof() => Parsed::Incomplete,
+        Some(Err(_)) => Parsed::NotJson,
+        None => Parsed::Incomplete,
+    }
+}
+
+/// Whether tower-lsp can decode `body`, and may handle it; if not, the id to answer, the
+/// JSON-RPC error code and why.
 fn check(body: &[u8]) -> Result<(), (Value, i64, String)> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Err((Value::Null, -32700, "the body is not UTF-8".into()));
     };
-    if serde_json::from_str::<Response>(text).is_ok()
-        || serde_json::from_str::<Request>(text).is_ok()
-    {
+    if serde_json::from_str::<Response>(text).is_ok() {
+        return Ok(());
+    }
+    if let Ok(request) = serde_json::from_str::<Request>(text) {
+        if let Some(id) = request.id()
+            && NOTIFICATIONS.contains(&request.method())
+        {
+            let id = serde_json::to_value(id).unwrap_or(Value::Null);
+            let why = format!("`{}` is a notification: it is sent without an id", request.method());
+            return Err((id, -32600, why));
+        }
         return Ok(());
     }
     match serde_json::from_str::<Value>(text) {
@@ -144,5 +539,116 @@ mod tests {
         let (id, code, _) = check(br#"{"jsonrpc":"2.0","id":7,"method":3}"#).unwrap_err();
         assert_eq!((id, code), (json!(7), -32600));
         assert_eq!(check(br#"{"foo":1}"#).unwrap_err().1, -32600);
+        let (id, code, why) =
+            check(br#"{"jsonrpc":"2.0","id":"a","method":"textDocument/didOpen"}"#).unwrap_err();
+        assert_eq!((id, code), (json!("a"), -32600));
+        assert!(why.contains("didOpen"), "{why}");
+        assert!(check(br#"{"jsonrpc":"2.0","method":"textDocument/didOpen"}"#).is_ok());
+    }
+
+    #[test]
+    fn markers() {
+        let found = |d: &[u8]| matches!(find_marker(d, 0), Marker::Found(_));
+        assert!(found(b"Content-Length: 12\r\n"));
+        assert!(found(b"xx}content-LENGTH:12\n"));
+        assert!(found(b"Content-Length:  7  \r\n"));
+        assert!(!found(b"Content-Length: x\r\n"));
+        assert!(!found(b"Content-Length: \r\n"));
+        assert!(!found(br#"{"Content-Length: 12": 1}"#), "inside a JSON string, no line break");
+        assert!(!found(b"{\"Content-Length:\": 12\n}"), "a pretty-printed key");
+        assert!(matches!(find_marker(b"abc Content-Len", 0), Marker::Maybe(4)));
+        assert!(matches!(find_marker(b"Content-Length: 12", 0), Marker::Maybe(0)));
+        assert!(matches!(find_marker(b"Content-Length: 12\r", 0), Marker::Maybe(0)));
+    }
+
+    /// Frames `input` whole, as the reader does.
+    fn frames(input: &[u8]) -> Vec<Frame> {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let mut frames = Frames::new(input);
+            let mut out = Vec::new();
+            while let Some(f) = frames.next().await {
+                out.push(f);
+            }
+            out
+        })
+    }
+
+    fn frame(body: &str) -> String {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+
+    const REQ: &str = r#"{"jsonrpc":"2.0","id":9,"method":"locus/getContext"}"#;
+
+    fn message(body: &str) -> Frame {
+        Frame::Message(body.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn resynchronises_after_each_kind_of_bad_frame() {
+        let ok = message(REQ);
+        let broken = |why: &str, body: Option<&str>| Frame::Broken {
+            why: why.into(),
+            body: body.map(|b| b.as_bytes().to_vec()),
+        };
+        let n = REQ.len();
+        let cases: Vec<(String, Vec<Frame>)> = vec![
+            (
+                format!("Content-Length: abc\r\n\r\n{REQ}{}", frame(REQ)),
+                vec![broken("invalid Content-Length `abc`", Some(REQ)), message(REQ)],
+            ),
+            (
+                format!("Content-Length: -5\r\n\r\n{REQ}{}", frame(REQ)),
+                vec![broken("invalid Content-Length `-5`", Some(REQ)), message(REQ)],
+            ),
+            (
+                format!("Content-Type: x\r\n\r\n{REQ}{}", frame(REQ)),
+                vec![broken("no Content-Length header", Some(REQ)), message(REQ)],
+            ),
+            (
+                format!("Content-Length: 1000000000000\r\n\r\n{REQ}{}", frame(REQ)),
+                vec![
+                    broken(
+                        "Content-Length 1000000000000 is over the limit of 1073741824 bytes",
+                        Some(REQ),
+                    ),
+                    message(REQ),
+                ],
+            ),
+            // Declared longer than the body: the next header ends it.
+            (
+                format!("Content-Length: {}\r\n\r\n{REQ}{}", n + 30, frame(REQ)),
+                vec![message(REQ), message(REQ)],
+            ),
+            (
+                format!("Content-Length: {}\r\n\r\n{REQ}{}", n + 5000, frame(REQ)),
+                vec![message(REQ), message(REQ)],
+            ),
+            // Declared shorter than the body: read as the JSON says.
+            (
+                format!("Content-Length: {}\r\n\r\n{REQ}{}", n - 10, frame(REQ)),
+                vec![message(REQ), message(REQ)],
+            ),
+            // A body cut short, and junk.
+            (
+                format!("Content-Length: 10\r\n\r\n{{\"jsonrpc\"{}", frame(REQ)),
+                vec![message("{\"jsonrpc\""), message(REQ)],
+            ),
+            (format!("garbage\x00\x01}}{{{}", frame(REQ)), vec![message(REQ)]),
+            (format!("Foo: barContent-Length: 3\r\n{}", frame(REQ)), vec![message(REQ)]),
+            (format!("Content-Length: 1{}", frame(REQ)), vec![message(REQ)]),
+            (
+                format!("Content-Length: abc\r\n\r\nnot json at all {}", frame(REQ)),
+                vec![broken("invalid Content-Length `abc`", None), message(REQ)],
+            ),
+            (
+                format!("Content-Length: 9\r\n\r\nnot json!{}", frame(REQ)),
+                vec![message("not json!"), message(REQ)],
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(frames(input.as_bytes()), expected, "{input:?}");
+        }
+        assert_eq!(frames(frame(REQ).as_bytes()), vec![ok]);
     }
 }

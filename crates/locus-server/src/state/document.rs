@@ -98,6 +98,9 @@ pub(super) struct DocState {
     pub(super) pushed: Pushed,
     /// When the document was last touched (the state's clock): for focus and sleep.
     pub(super) touched: u64,
+    /// Why the mirror may differ from the editor's text (a change it could not place), until
+    /// the editor sends the whole text again.
+    pub(super) unsynced: Option<String>,
 }
 
 impl DocState {
@@ -147,6 +150,7 @@ impl DocState {
             mark: Mark::Unknown,
             pushed: Pushed::default(),
             touched,
+            unsynced: None,
         }
     }
 

@@ -25,6 +25,9 @@
 //!   `locus_scopes::Source`), one reparse for many edits when reparsing is deferred, and a
 //!   full parse when a context is asked of a document that was put to sleep.
 //! - The text is always exact, asleep or deferred or not: only trees are dropped or late.
+//!   When the editor sends a change the mirror cannot place (a line past the end, an inverted
+//!   range), the document says so in its context's warning until the editor sends the whole
+//!   text again: the mirror is never silently different from the editor.
 
 mod cursor;
 mod document;
@@ -263,6 +266,19 @@ impl EditorState {
         let previous_version = doc.text().version();
         let mut reasons = Vec::new();
         for change in changes {
+            // LSP lets a position run past its line's end (it means the end); a line past the
+            // document, or an inverted range, means the editor's text is not the mirror's.
+            match change.range {
+                None => doc.unsynced = None,
+                Some(range) => {
+                    if let Some(why) = misplaced(doc.text(), range) {
+                        doc.unsynced = Some(format!(
+                            "the mirror of this document may differ from the editor's text since version {}: {why}; it is exact again when the editor sends the whole text (reopen the document)",
+                            version.unwrap_or(previous_version)
+                        ));
+                    }
+                }
+            }
             match doc.apply(change, encoding) {
                 Ok(edit) => {
                     doc.generation += 1;
@@ -482,6 +498,13 @@ impl EditorState {
             None => Symbols::Syntax,
         };
         let mut context = locus_context::build(&doc.source, &request(symbols));
+        if let Some(why) = &doc.unsynced {
+            let warning = &mut context.symbols.warning;
+            *warning = Some(match warning.take() {
+                Some(other) => format!("{other}; {why}"),
+                None => why.clone(),
+            });
+        }
         context.file.uri = Some(doc.uri.clone());
         context.focused = focused;
         Ok(Some(context))
@@ -530,6 +553,29 @@ impl EditorState {
             .collect();
         Snapshot { active, documents, folders: self.folders.clone() }
     }
+}
+
+/// Why a change's range cannot be placed in `doc` as the editor meant it: a line past the
+/// end (the start of the line after the last is the end, as LSP allows), or an inverted
+/// range. A character past its line's end is that line's end, as LSP says: not misplaced.
+fn misplaced(doc: &Document, range: Range) -> Option<String> {
+    if range.end < range.start {
+        return Some(format!(
+            "a change had an inverted range ({}:{} to {}:{})",
+            range.start.line + 1,
+            range.start.character + 1,
+            range.end.line + 1,
+            range.end.character + 1
+        ));
+    }
+    let lines = doc.line_count();
+    let past = |p: Position| {
+        let line = p.line as usize;
+        line > lines || (line == lines && p.character > 0)
+    };
+    [range.start, range.end].into_iter().find(|p| past(*p)).map(|p| {
+        format!("a change reached line {} of a document of {lines} lines", p.line as usize + 1)
+    })
 }
 
 #[cfg(test)]

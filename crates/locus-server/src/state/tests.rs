@@ -464,3 +464,41 @@ fn the_cursor_command_expands_home_and_resolves_dots() {
     let err = s.set_cursor_by_path(Path::new("[scratch]"), cursor_at(0, 0)).unwrap_err();
     assert_eq!(err.to_string(), "no open document has the path `[scratch]`");
 }
+
+/// Issue 9 §4: a change the mirror cannot place leaves a warning on the document's context
+/// until the editor sends the whole text again; what LSP allows is normalised without one.
+#[test]
+fn a_change_it_cannot_place_marks_the_document_unsynchronised_until_the_whole_text() {
+    let uri = "file:///nonexistent/unsynced.py";
+    let warning = |s: &mut EditorState| ctx(s, Some(uri)).unwrap().symbols.warning;
+    let range = |a: Position, b: Position| Some(Range { start: a, end: b });
+    let mut s = EditorState::new();
+    s.open(uri, "python", 1, PY);
+    assert_eq!(warning(&mut s), None);
+    // A character past its line's end is that end (LSP); the start of the line after the last
+    // is the end of the text (LSP's way to include the last line break).
+    let eol = Change { range: range(pos(0, 90), pos(0, 99)), text: " # c".into() };
+    s.change(uri, Some(2), &[eol], PositionEncoding::Utf16).unwrap();
+    let lines = PY.lines().count() as u32 + 1;
+    s.change(uri, Some(3), &[insert(pos(lines, 0), "x")], PositionEncoding::Utf16).unwrap();
+    assert_eq!(s.text(uri).unwrap().1, format!("{}x", PY.replacen("A:", "A: # c", 1)));
+    assert_eq!(warning(&mut s), None, "normalised as LSP says");
+    // A line past the end: applied at the end as before, and the document says it may differ.
+    s.change(uri, Some(4), &[insert(pos(40, 0), "y")], PositionEncoding::Utf16).unwrap();
+    let w = warning(&mut s).expect("a warning");
+    assert!(w.contains("since version 4") && w.contains("line 41 of a document of 7 lines"), "{w}");
+    // Later ranged changes keep it; the whole text clears it.
+    s.change(uri, Some(5), &[insert(pos(0, 0), "#\n")], PositionEncoding::Utf16).unwrap();
+    assert!(warning(&mut s).is_some());
+    let whole = Change { range: None, text: PY.into() };
+    s.change(uri, Some(6), &[whole], PositionEncoding::Utf16).unwrap();
+    assert_eq!(warning(&mut s), None);
+    // An inverted range is refused, and says so too, until the document is opened again.
+    let inverted = Change { range: range(pos(2, 0), pos(1, 0)), text: "z".into() };
+    assert!(s.change(uri, Some(7), &[inverted], PositionEncoding::Utf16).is_err());
+    assert_eq!(s.text(uri).unwrap().1, PY);
+    let w = warning(&mut s).expect("a warning");
+    assert!(w.contains("inverted range (3:1 to 2:1)"), "{w}");
+    s.open(uri, "python", 8, PY);
+    assert_eq!(warning(&mut s), None);
+}
