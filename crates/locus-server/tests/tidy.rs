@@ -19,7 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("locus-dap", &[]),
     ("locus-scopes", &["locus-doc"]),
     ("locus-context", &["locus-doc", "locus-scopes"]),
-    ("locus-tools", &["locus-doc", "locus-scopes", "locus-context", "locus-memory"]),
+    ("locus-tools", &["locus-doc", "locus-scopes", "locus-context", "locus-memory", "locus-dap"]),
     ("locus-server", &["locus-doc", "locus-scopes", "locus-context", "locus-tools"]),
 ];
 

@@ -43,7 +43,19 @@ pub trait Tool: Send + Sync + 'static {
 
     /// A one-line readable summary of a result, for MCP's text content.
     fn summary(&self, output: &Self::Output, cx: &Cx) -> String;
+
+    /// The envelope's `debugContext` for this call, computed after the handler finished
+    /// (successful or not, timed out or cancelled), bounded by [`CONTEXT_BOUND`]. A family
+    /// whose tools share a state (the debug family's sessions) answers it from that state;
+    /// the default attaches nothing.
+    fn debug_context(&self, cx: &Cx) -> impl Future<Output = Option<Value>> + Send {
+        let _ = cx;
+        async { None }
+    }
 }
+
+/// How long [`Tool::debug_context`] may take before the envelope goes without it.
+pub const CONTEXT_BOUND: Duration = Duration::from_secs(5);
 
 /// What a running tool can reach.
 #[derive(Clone)]
@@ -61,6 +73,7 @@ pub struct Cx {
 
 type Handler =
     dyn Fn(Value, Cx) -> BoxFuture<'static, Result<(Value, String), ToolError>> + Send + Sync;
+type ContextHook = dyn Fn(Cx) -> BoxFuture<'static, Option<Value>> + Send + Sync;
 
 /// One registered tool, type-erased.
 pub struct Entry {
@@ -68,6 +81,7 @@ pub struct Entry {
     schema: Arc<Map<String, Value>>,
     params: Vec<ParamHint>,
     handler: Box<Handler>,
+    context: Box<ContextHook>,
     deserialize: fn(Value) -> Result<(), String>,
 }
 
@@ -77,6 +91,11 @@ impl Entry {
         let schema = Arc::new(params::schema_for::<T::Params>());
         let params = params::hints(&schema);
         let tool = Arc::new(tool);
+        let for_context = tool.clone();
+        let context: Box<ContextHook> = Box::new(move |cx| {
+            let tool = for_context.clone();
+            Box::pin(async move { tool.debug_context(&cx).await })
+        });
         let schema_for_handler = schema.clone();
         let handler: Box<Handler> = Box::new(move |args, cx| {
             let tool = tool.clone();
@@ -97,7 +116,7 @@ impl Entry {
         let deserialize = |args: Value| {
             serde_json::from_value::<T::Params>(args).map(|_| ()).map_err(|e| e.to_string())
         };
-        Entry { spec, schema, params, handler, deserialize }
+        Entry { spec, schema, params, handler, context, deserialize }
     }
 
     /// The tool's metadata.
@@ -231,7 +250,7 @@ impl Catalogue {
             cancel: cancel.clone(),
             editor_context: editor_context.clone(),
         };
-        let run = (entry.handler)(args, cx);
+        let run = (entry.handler)(args, cx.clone());
         let result = tokio::select! {
             biased;
             _ = options.cancel.cancelled() => Err(ToolError::new(ErrorCode::Cancelled, format!("`{name}` was cancelled"))),
@@ -243,17 +262,21 @@ impl Catalogue {
         };
         // Work the handler left on other threads sees this and stops.
         cancel.cancel();
+        let debug_context =
+            tokio::time::timeout(CONTEXT_BOUND, (entry.context)(cx)).await.ok().flatten();
         let context =
             editor_context.map(|c| Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
         match result {
             Ok((data, summary)) => {
                 let mut envelope = Envelope::success(data, meta(started));
                 envelope.editor_context = context;
+                envelope.debug_context = debug_context;
                 Outcome { envelope, summary }
             }
             Err(e) => {
                 let mut outcome = failure(e, meta(started));
                 outcome.envelope.editor_context = context;
+                outcome.envelope.debug_context = debug_context;
                 outcome
             }
         }

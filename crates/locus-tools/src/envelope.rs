@@ -134,6 +134,7 @@ codes! {
     NoSession = "E_NO_SESSION", "Start a debug session first using debug_start";
     NotStopped = "E_NOT_STOPPED", "Wait until the debuggee stops at a breakpoint, or pause it first";
     SessionEnded = "E_SESSION_ENDED", "The debug session has ended; start a new one with debug_start";
+    StaleReference = "E_STALE_REFERENCE", "References live only while the program is stopped; list the frames or variables again";
     Timeout = "E_TIMEOUT", "The tool ran past its timeout; retry with a smaller request, or raise the timeout (`locus mcp --timeout MS`)";
     Cancelled = "E_CANCELLED", "The call was cancelled by the client; call it again if the result is still needed";
     AdapterNotFound = "E_ADAPTER_NOT_FOUND", "Install the debug adapter for this language, or name one explicitly";
@@ -220,7 +221,7 @@ mod tests {
             assert!(code.as_str().starts_with("E_"), "{code}");
             assert!(!code.hint().is_empty(), "{code} has no hint");
         }
-        assert_eq!(ErrorCode::ALL.len(), 11);
+        assert_eq!(ErrorCode::ALL.len(), 12);
     }
 
     #[test]

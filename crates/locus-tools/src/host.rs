@@ -24,6 +24,12 @@ pub trait Host: Send + Sync + 'static {
 
     /// Logs a problem the agent is not told about.
     fn warn(&self, message: &str);
+
+    /// Whether this process ends with the call (`locus call` with no sidecar): tools that
+    /// leave something running, such as debug sessions, refuse then. False by default.
+    fn one_shot(&self) -> bool {
+        false
+    }
 }
 
 /// How the tools are being served.
@@ -72,12 +78,18 @@ pub struct BridgeStatus {
 #[derive(Debug, Clone)]
 pub struct Detached {
     started: SystemTime,
+    one_shot: bool,
 }
 
 impl Detached {
     /// A detached host started now.
     pub fn new() -> Detached {
-        Detached { started: SystemTime::now() }
+        Detached { started: SystemTime::now(), one_shot: false }
+    }
+
+    /// A detached host for one call in a process that ends with it (`locus call`).
+    pub fn one_shot() -> Detached {
+        Detached { started: SystemTime::now(), one_shot: true }
     }
 }
 
@@ -112,5 +124,9 @@ impl Host for Detached {
 
     fn warn(&self, message: &str) {
         eprintln!("locus: warning: {message}");
+    }
+
+    fn one_shot(&self) -> bool {
+        self.one_shot
     }
 }

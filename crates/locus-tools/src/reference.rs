@@ -89,8 +89,9 @@ pub fn error_codes_markdown() -> String {
         "A failed call answers `ok: false` with `error: {code, message, hint, details}`. The \
          code is one of these and never changes; the hint is the default one, which a tool \
          replaces when it knows something more specific. The debug-session codes \
-         (`E_NO_SESSION`, `E_NOT_STOPPED`, `E_SESSION_ENDED`, `E_ADAPTER_NOT_FOUND`) are \
-         reserved for the debug tools, which are not shipped yet.\n\n",
+         (`E_NO_SESSION`, `E_NOT_STOPPED`, `E_SESSION_ENDED`, `E_STALE_REFERENCE`, \
+         `E_ADAPTER_NOT_FOUND`) come from the debug tools (`debug_*`, `breakpoint_*`, \
+         `stack_list`, `variable_list`, `expression_evaluate`, …).\n\n",
     );
     out.push_str("| code | default hint |\n| --- | --- |\n");
     for code in ErrorCode::ALL {

@@ -203,7 +203,8 @@ async fn call_anywhere(
             Err(e) => eprintln!("locus: {e}; calling in-process"),
         }
     }
-    let host: Arc<dyn Host> = Arc::new(Detached::new());
+    // The process ends with this call: tools that would leave a session behind refuse.
+    let host: Arc<dyn Host> = Arc::new(Detached::one_shot());
     let server = LocusServer::new(catalogue, host, timeout);
     server.call(tool, Value::Object(args), CallOptions::default()).await.envelope.to_json()
 }

@@ -1,6 +1,7 @@
 //! The tools themselves, one module per family. A new family (dialog_*, debug_*) adds a
 //! module and registers its tools in [`standard`].
 
+pub mod debug;
 pub mod dialog;
 mod editor;
 mod symbol;
@@ -39,5 +40,6 @@ pub fn standard(options: Options) -> Catalogue {
         .register(McpListTools)
         .register(TestSleep { enabled: options.test_tools });
     dialog::register(&mut c, dialog::memory_from_env());
+    debug::register(&mut c, debug::Lookup::default());
     c
 }

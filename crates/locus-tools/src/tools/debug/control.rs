@@ -1,0 +1,361 @@
+//! `debug_wait_for_stop`, `debug_continue`, `debug_step_over`, `debug_step_into`,
+//! `debug_step_out`, `debug_pause`: running the program between stops, every wait bounded.
+
+use std::time::Duration;
+
+use locus_dap::{Error as DapError, Phase, Resume, StopInfo};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::context::{Var, frame0, workspace_id};
+use super::{DEFAULT_WAIT_MS, Debugger, Live, cap, dap_error, debug_tool, place, spec};
+use crate::{Cx, ToolError, WhenToUse};
+
+/// Parameters of `debug_wait_for_stop` and the step tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitParams {
+    /// How long to wait for the stop, in milliseconds (default 88000, inside the tool's 90 s
+    /// timeout, so the answer says what is still running).
+    #[serde(rename = "timeoutMs", default)]
+    #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
+    pub timeout_ms: Option<u64>,
+    /// The session (`s1`, …); the most recent when omitted.
+    #[serde(rename = "sessionId", default)]
+    #[schemars(example = &"s1")]
+    pub session_id: Option<String>,
+}
+
+/// Parameters of `debug_continue`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContinueParams {
+    /// Wait for the next stop (or the program's end) before answering (default false).
+    #[serde(default)]
+    #[schemars(example = true)]
+    pub wait: Option<bool>,
+    /// With `wait`: how long to wait, in milliseconds (default 88000).
+    #[serde(rename = "timeoutMs", default)]
+    #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
+    pub timeout_ms: Option<u64>,
+    /// The session (`s1`, …); the most recent when omitted.
+    #[serde(rename = "sessionId", default)]
+    #[schemars(example = &"s1")]
+    pub session_id: Option<String>,
+}
+
+/// Parameters of `debug_pause`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PauseParams {
+    /// The session (`s1`, …); the most recent when omitted.
+    #[serde(rename = "sessionId", default)]
+    #[schemars(example = &"s1")]
+    pub session_id: Option<String>,
+}
+
+const STEP_DONT: &[&str] = &["running to the next breakpoint (use debug_continue)"];
+
+debug_tool!(
+    /// `debug_wait_for_stop`.
+    DebugWaitForStop,
+    WaitParams,
+    spec(
+        "debug_wait_for_stop",
+        "Wait for the program to stop",
+        "Wait until the program stops (breakpoint, step, exception, pause) and answer where and why; answers at once when it is stopped already",
+        WhenToUse {
+            use_for: &["waiting for a breakpoint to be hit after debug_start or debug_continue"],
+            dont_use_for: &["a program that is stopped and should run on (use debug_continue)"],
+            patterns: &[
+                "use after debug_start: breakpoint_set, debug_start, debug_wait_for_stop",
+                "on E_TIMEOUT the program still runs: wait again or debug_pause",
+            ],
+        },
+        true,
+        true
+    ),
+    wait,
+    stop_summary
+);
+
+debug_tool!(
+    /// `debug_continue`.
+    DebugContinue,
+    ContinueParams,
+    spec(
+        "debug_continue",
+        "Continue the program",
+        "Resume the stopped program until the next breakpoint or its end, optionally waiting for that",
+        WhenToUse {
+            use_for: &["running on to the next breakpoint", "letting the program finish"],
+            dont_use_for: &["one line at a time (use debug_step_over)"],
+            patterns: &["use after a stop; wait: true answers the next stop or the exit status"],
+        },
+        true,
+        false
+    ),
+    resume,
+    continue_summary
+);
+
+debug_tool!(
+    /// `debug_step_over`.
+    DebugStepOver,
+    WaitParams,
+    spec(
+        "debug_step_over",
+        "Step over",
+        "Run the current line of the stopped thread, stepping over calls, and answer from where to where and which local variables changed",
+        WhenToUse {
+            use_for: &["following the program line by line", "seeing what one line changes"],
+            dont_use_for: STEP_DONT,
+            patterns: &["use after a stop; changedVariables says what the line did"],
+        },
+        true,
+        false
+    ),
+    step_over,
+    step_summary
+);
+
+debug_tool!(
+    /// `debug_step_into`.
+    DebugStepInto,
+    WaitParams,
+    spec(
+        "debug_step_into",
+        "Step into",
+        "Step into the call on the current line of the stopped thread (or to the next line), and answer from where to where",
+        WhenToUse {
+            use_for: &["following a call into the function it calls"],
+            dont_use_for: STEP_DONT,
+            patterns: &["use after a stop; debug_step_out returns to the caller"],
+        },
+        true,
+        false
+    ),
+    step_into,
+    step_summary
+);
+
+debug_tool!(
+    /// `debug_step_out`.
+    DebugStepOut,
+    WaitParams,
+    spec(
+        "debug_step_out",
+        "Step out",
+        "Run until the current function returns to its caller, and answer from where to where",
+        WhenToUse {
+            use_for: &["leaving a function whose rest is not interesting"],
+            dont_use_for: STEP_DONT,
+            patterns: &["use after a stop, often after debug_step_into"],
+        },
+        true,
+        false
+    ),
+    step_out,
+    step_summary
+);
+
+debug_tool!(
+    /// `debug_pause`.
+    DebugPause,
+    PauseParams,
+    spec(
+        "debug_pause",
+        "Pause the program",
+        "Pause the running program where it is and answer where it stopped",
+        WhenToUse {
+            use_for: &["finding where a busy or hung program is", "stopping to inspect without a breakpoint"],
+            dont_use_for: &["a program that is stopped already"],
+            patterns: &["use after debug_start or debug_continue, when debug_wait_for_stop times out"],
+        },
+        true,
+        false
+    ),
+    pause,
+    stop_summary
+);
+
+fn timeout(ms: Option<u64>) -> Duration {
+    Duration::from_millis(ms.unwrap_or(DEFAULT_WAIT_MS))
+}
+
+/// A stop as tools answer it.
+fn stop_json(d: &Debugger, live: &Live, stop: &StopInfo) -> Value {
+    let snap = live.target().snapshot();
+    let breakpoints: Vec<Value> = stop
+        .breakpoints
+        .iter()
+        .filter_map(|id| snap.breakpoints.iter().find(|b| b.id == *id))
+        .map(|b| json!({"id": workspace_id(d, b), "hitCount": b.hit_count}))
+        .collect();
+    json!({
+        "state": "stopped",
+        "reason": stop.reason,
+        "threadId": stop.thread_id,
+        "description": stop.description,
+        "position": stop.position.as_ref().map(place),
+        "breakpoints": breakpoints,
+        "stopNumber": stop.number,
+    })
+}
+
+/// A wait that the program's end answers: `E_SESSION_ENDED` with the exit code, or an
+/// `E_TIMEOUT` that says the program still runs.
+fn wait_error(e: DapError, after: Duration) -> ToolError {
+    match e {
+        DapError::WaitTimeout { .. } => {
+            let mut err = dap_error(e);
+            err.message =
+                format!("the program is still running: no stop within {} ms", after.as_millis());
+            err
+        }
+        e => dap_error(e),
+    }
+}
+
+async fn wait(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let after = timeout(p.timeout_ms);
+    let stop = live.target().wait_for_stop(0, after).await.map_err(|e| wait_error(e, after))?;
+    Ok(stop_json(d, &live, &stop))
+}
+
+async fn resume(d: &Debugger, p: ContinueParams, _: &Cx) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let target = live.target();
+    let before = target.resume(Resume::Continue, None).await.map_err(dap_error)?;
+    if p.wait != Some(true) {
+        return Ok(json!({"state": "running"}));
+    }
+    let after = timeout(p.timeout_ms);
+    match target.wait_for_stop(before, after).await {
+        Ok(stop) => Ok(stop_json(d, &live, &stop)),
+        Err(DapError::SessionEnded { exit_code, reason }) => {
+            Ok(json!({"state": "exited", "exitStatus": exit_code, "reason": reason}))
+        }
+        Err(e) => Err(wait_error(e, after)),
+    }
+}
+
+async fn step_over(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolError> {
+    step(d, p, Resume::Next, "over").await
+}
+
+async fn step_into(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolError> {
+    step(d, p, Resume::StepIn, "into").await
+}
+
+async fn step_out(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolError> {
+    step(d, p, Resume::StepOut, "out").await
+}
+
+async fn step(d: &Debugger, p: WaitParams, how: Resume, kind: &str) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let target = live.target();
+    let before = frame0(&live).await?;
+    let from = target.snapshot().stop.and_then(|s| s.position);
+    *live.stepping.lock().unwrap() = true;
+    let after = timeout(p.timeout_ms);
+    let stopped = target.step(how, None, after).await;
+    *live.stepping.lock().unwrap() = false;
+    let stop = stopped.map_err(|e| wait_error(e, after))?;
+    let now = frame0(&live).await?;
+    let to = stop.position.clone();
+    let same_frame = match (&from, &to) {
+        (Some(a), Some(b)) => {
+            a.path == b.path && a.function == b.function && before.depth == now.depth
+        }
+        _ => false,
+    };
+    let changed: Vec<Value> = if same_frame {
+        let old = |name: &str| {
+            before.arguments.iter().chain(&before.locals).find(|v| v.name == name).cloned()
+        };
+        now.arguments
+            .iter()
+            .chain(&now.locals)
+            .filter_map(|v: &Var| {
+                let was = old(&v.name);
+                if was.as_ref().is_some_and(|w| w.value == v.value) {
+                    return None;
+                }
+                Some(json!({
+                    "name": v.name,
+                    "before": was.map(|w| cap(&w.value).0),
+                    "after": cap(&v.value).0,
+                }))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut data = stop_json(d, &live, &stop);
+    data["stepType"] = json!(kind);
+    data["from"] = from.as_ref().map(place).unwrap_or(Value::Null);
+    data["to"] = to.as_ref().map(place).unwrap_or(Value::Null);
+    data["changedVariables"] = json!(changed);
+    data["sameFrame"] = json!(same_frame);
+    Ok(data)
+}
+
+async fn pause(d: &Debugger, p: PauseParams, _: &Cx) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let target = live.target();
+    let snap = target.snapshot();
+    if let (Phase::Stopped, Some(stop)) = (&snap.phase, &snap.stop) {
+        let mut data = stop_json(d, &live, stop);
+        data["alreadyStopped"] = json!(true);
+        return Ok(data);
+    }
+    let before = target.stops();
+    target.pause(None).await.map_err(dap_error)?;
+    let after = Duration::from_secs(10);
+    let stop = target.wait_for_stop(before, after).await.map_err(|e| wait_error(e, after))?;
+    Ok(stop_json(d, &live, &stop))
+}
+
+fn stop_summary(d: &Value) -> String {
+    let p = &d["position"];
+    format!(
+        "Stopped ({}) at {}:{} in {}",
+        d["reason"].as_str().unwrap_or("?"),
+        p["file"].as_str().unwrap_or("?"),
+        p["line"],
+        p["function"].as_str().unwrap_or("?")
+    )
+}
+
+fn continue_summary(d: &Value) -> String {
+    match d["state"].as_str() {
+        Some("running") => {
+            "The program is running; debug_wait_for_stop waits for its next stop".to_string()
+        }
+        Some("exited") => format!("The program exited with status {}", d["exitStatus"]),
+        _ => stop_summary(d),
+    }
+}
+
+fn step_summary(d: &Value) -> String {
+    let changed: Vec<String> = d["changedVariables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!("{}: {} -> {}", c["name"].as_str().unwrap_or("?"), c["before"], c["after"])
+        })
+        .collect();
+    let changed = if changed.is_empty() { "no locals changed".into() } else { changed.join(", ") };
+    format!(
+        "Stepped {} from line {} to {}:{} in {}; {changed}",
+        d["stepType"].as_str().unwrap_or("?"),
+        d["from"]["line"],
+        d["to"]["file"].as_str().unwrap_or("?"),
+        d["to"]["line"],
+        d["to"]["function"].as_str().unwrap_or("?")
+    )
+}

@@ -1,0 +1,299 @@
+//! The debug family through the catalogue, in-process, against the real debugpy (installed by
+//! `scripts/install-test-peers.sh` into `$LOCUS_PEERS_DIR/venv`, default `target/peers/venv`).
+//! A missing debugpy fails these tests with the install command; they never skip.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use locus_tools::tools::debug::{self, Lookup};
+use locus_tools::{CallOptions, Catalogue, Detached, Host};
+use serde_json::{Value, json};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// The test venv's Python, with debugpy; panics with the install command when it is missing.
+fn python() -> PathBuf {
+    let peers = std::env::var_os("LOCUS_PEERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/peers"));
+    let python = peers.join("venv/bin/python");
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import debugpy.adapter"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "debugpy is not installed in {}: run scripts/install-test-peers.sh",
+        peers.join("venv").display()
+    );
+    python
+}
+
+fn program() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/debug_programs/cart.py")
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+struct Harness {
+    rt: tokio::runtime::Runtime,
+    catalogue: Arc<Catalogue>,
+    host: Arc<dyn Host>,
+}
+
+impl Harness {
+    fn new(lookup: Lookup, host: Detached) -> Harness {
+        let mut c = Catalogue::new();
+        debug::register(&mut c, lookup);
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        Harness { rt, catalogue: Arc::new(c), host: Arc::new(host) }
+    }
+
+    fn debugpy() -> Harness {
+        Harness::new(Lookup { python: Some(python()), path: None }, Detached::new())
+    }
+
+    fn call(&self, name: &str, args: Value) -> Value {
+        let outcome =
+            self.rt.block_on(self.catalogue.call(&self.host, name, args, CallOptions::default()));
+        eprintln!("{name}: {}", outcome.summary);
+        outcome.envelope.to_json()
+    }
+
+    fn ok(&self, name: &str, args: Value) -> Value {
+        let v = self.call(name, args);
+        assert_eq!(v["ok"], true, "{name}: {v:#}");
+        v
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        // End whatever session a failed test left, so no debuggee outlives it.
+        for _ in 0..4 {
+            if self.call("debug_stop", json!({}))["ok"] != true {
+                break;
+            }
+        }
+    }
+}
+
+fn var<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {list}"))
+}
+
+#[test]
+fn the_debugging_workflow_through_the_catalogue() {
+    let h = Harness::debugpy();
+    let program = program();
+
+    // A breakpoint before any session: kept by Locus, unverified, no debugContext.
+    let v = h.ok("breakpoint_set", json!({"path": program, "line": 11}));
+    assert!(v.get("debugContext").is_none(), "{v:#}");
+    let bp = v["data"]["breakpoint"]["id"].as_u64().unwrap();
+    assert_eq!(v["data"]["allBreakpoints"][0]["verified"], false);
+
+    let v = h.ok("debug_start", json!({"program": program}));
+    let d = &v["data"];
+    assert_eq!(d["sessionId"], "s1");
+    assert_eq!(d["adapter"], "debugpy");
+    assert_eq!(d["targetCommandLine"], program);
+    assert!(v["debugContext"]["debuggerState"]["sessionId"] == "s1", "{v:#}");
+
+    // Stopped at the breakpoint: where, why, the hit count, the scope chain, the locals.
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["reason"], "breakpoint", "{v:#}");
+    assert_eq!(v["data"]["position"]["line"], 11);
+    assert_eq!(v["data"]["breakpoints"][0]["id"], bp);
+    let ctx = &v["debugContext"];
+    let state = &ctx["debuggerState"];
+    assert_eq!(state["running"], false);
+    assert_eq!(state["exited"], false);
+    assert_eq!(state["stopReason"], "breakpoint");
+    assert!(state["pid"].as_i64().is_some(), "{state:#}");
+    assert_eq!(state["currentThread"]["line"], 11);
+    assert_eq!(state["currentThread"]["function"], "total");
+    assert_eq!(state["currentBreakpoint"]["id"], bp);
+    assert_eq!(state["currentBreakpoint"]["hitCount"], 1);
+    assert_eq!(ctx["currentPosition"]["file"], program);
+    assert_eq!(ctx["currentPosition"]["scopeHierarchy"], "Class:Cart > Method:total");
+    let local = &ctx["localContext"];
+    assert_eq!(var(&local["locals"], "acc")["value"], "0", "{local:#}");
+    assert_eq!(var(&local["locals"], "item")["value"], "3");
+    assert_eq!(local["stackDepth"], 3, "{local:#}");
+    assert_eq!(local["truncated"], false);
+    assert!(ctx["timestamp"].as_str().unwrap().ends_with('Z'));
+    let v = h.ok("breakpoint_list", json!({}));
+    assert_eq!(v["data"]["allBreakpoints"][0]["verified"], true, "{v:#}");
+    assert_eq!(v["data"]["allBreakpoints"][0]["hitCount"], 1);
+
+    // Stack, variables (paged), members of a structured value, evaluate.
+    let v = h.ok("stack_list", json!({}));
+    let frames = v["data"]["frames"].as_array().unwrap().clone();
+    assert_eq!(frames[0]["function"], "total");
+    assert_eq!(frames[1]["function"], "main");
+    let v = h.ok("variable_list", json!({}));
+    assert_eq!(v["data"]["scope"]["name"], "Locals", "{v:#}");
+    let vars = v["data"]["variables"].clone();
+    assert_eq!(var(&vars, "acc")["value"], "0");
+    let self_ref = var(&vars, "self")["variablesReference"].as_u64().unwrap();
+    assert!(self_ref > 0);
+    let v = h.ok("variable_list", json!({"variablesReference": self_ref}));
+    assert!(var(&v["data"]["variables"], "items")["value"].as_str().unwrap().contains("3, 4, 5"));
+    let v = h.ok("variable_list", json!({"start": 1, "count": 1}));
+    assert_eq!(v["data"]["count"], 1);
+    assert_eq!(v["data"]["truncated"], true, "{v:#}");
+    let v = h.ok("variable_list", json!({"frameId": frames[1]["id"], "scope": "locals"}));
+    assert!(var(&v["data"]["variables"], "cart")["value"].as_str().unwrap().contains("Cart"));
+    let v = h.ok("expression_evaluate", json!({"expression": "acc + item * 10"}));
+    assert_eq!(v["data"]["result"], "30");
+    assert_eq!(v["data"]["context"], "watch");
+    let v = h.call("expression_evaluate", json!({"expression": "no_such_name"}));
+    assert_eq!(v["ok"], false);
+    assert!(v["debugContext"]["debuggerState"]["sessionId"] == "s1", "errors carry it: {v:#}");
+
+    // Step over: from line 11 to 12, `acc` changed; references from before are stale.
+    let v = h.ok("debug_step_over", json!({}));
+    let d = &v["data"];
+    assert_eq!(d["stepType"], "over");
+    assert_eq!(d["from"]["line"], 11);
+    assert_eq!(d["to"]["line"], 12);
+    assert_eq!(d["changedVariables"], json!([{"name": "acc", "before": "0", "after": "3"}]));
+    assert_eq!(v["debugContext"]["currentPosition"]["line"], 12);
+    assert_eq!(v["debugContext"]["debuggerState"]["nextInProgress"], false);
+    let v = h.call("variable_list", json!({"variablesReference": self_ref}));
+    assert_eq!(v["error"]["code"], "E_STALE_REFERENCE", "{v:#}");
+    let v = h.call("variable_list", json!({"frameId": frames[0]["id"]}));
+    assert_eq!(v["error"]["code"], "E_STALE_REFERENCE", "{v:#}");
+
+    // A conditional breakpoint on the same line keeps its id; continue to it.
+    let v = h.ok("breakpoint_set", json!({"path": program, "line": 11, "condition": "i == 2"}));
+    assert_eq!(v["data"]["breakpoint"]["id"], bp);
+    assert_eq!(v["data"]["count"], 1);
+    let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+    assert_eq!(v["data"]["state"], "stopped", "{v:#}");
+    let v = h.ok("expression_evaluate", json!({"expression": "i"}));
+    assert_eq!(v["data"]["result"], "2", "the condition held");
+    assert_eq!(v["debugContext"]["debuggerState"]["currentBreakpoint"]["hitCount"], 2);
+
+    // Output: only what is new at each read.
+    let v = h.ok("output_read", json!({}));
+    assert!(v["data"]["stdout"].as_str().unwrap().contains("iter 1 acc=7"), "{v:#}");
+    let v = h.ok("output_read", json!({}));
+    assert_eq!(v["data"]["stdout"], "");
+
+    let v = h.ok("thread_list", json!({}));
+    assert!(v["data"]["threads"].as_array().unwrap().iter().any(|t| t["stopped"] == true));
+
+    // Clear and run to the end: the exit status, in the answer and in debug_status.
+    h.ok("breakpoint_clear", json!({}));
+    let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+    assert_eq!(v["data"]["state"], "exited", "{v:#}");
+    assert_eq!(v["data"]["exitStatus"], 5);
+    let v = h.ok("debug_status", json!({}));
+    assert_eq!(v["data"]["exited"], true);
+    assert_eq!(v["data"]["exitStatus"], 5);
+    assert_eq!(v["debugContext"]["debuggerState"]["exitStatus"], 5);
+    let v = h.call("debug_wait_for_stop", json!({"timeoutMs": 5000}));
+    assert_eq!(v["error"]["code"], "E_SESSION_ENDED", "{v:#}");
+    assert_eq!(v["error"]["details"]["exitCode"], 5);
+    let v = h.ok("output_read", json!({}));
+    assert!(v["data"]["stderr"].as_str().unwrap().contains("done"), "{v:#}");
+
+    let v = h.ok("debug_list_sessions", json!({}));
+    assert_eq!(v["data"]["sessions"][0]["state"], "ended");
+    h.ok("debug_stop", json!({}));
+    let v = h.call("debug_status", json!({}));
+    assert_eq!(v["error"]["code"], "E_NO_SESSION");
+    assert_eq!(v["error"]["hint"], "Start a debug session first using debug_start");
+    assert!(v.get("debugContext").is_none());
+}
+
+#[test]
+fn stop_on_entry_pause_and_a_second_session() {
+    let h = Harness::debugpy();
+    let program = program();
+    let v = h.ok("debug_start", json!({"program": program, "stopOnEntry": true}));
+    assert_eq!(v["data"]["sessionId"], "s1");
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["reason"], "entry", "{v:#}");
+    // A step while running is refused with the state; pausing a stopped program says so.
+    let v = h.ok("debug_pause", json!({}));
+    assert_eq!(v["data"]["alreadyStopped"], true);
+    h.ok("debug_continue", json!({}));
+    let v = h.call("debug_step_over", json!({}));
+    // The program may have ended already; either way it is not a stop.
+    let code = v["error"]["code"].as_str().unwrap_or_default().to_string();
+    assert!(code == "E_NOT_STOPPED" || code == "E_SESSION_ENDED", "{v:#}");
+    // A second session is s2 and the default; s1 stays reachable by id.
+    let v = h.ok("debug_start", json!({"program": program, "stopOnEntry": true}));
+    assert_eq!(v["data"]["sessionId"], "s2");
+    let v = h.ok("debug_status", json!({"sessionId": "s1"}));
+    assert_eq!(v["data"]["sessionId"], "s1");
+    let v = h.call("debug_status", json!({"sessionId": "s9"}));
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND");
+    let v = h.ok("debug_list_sessions", json!({}));
+    assert_eq!(v["data"]["count"], 2);
+    h.ok("debug_stop", json!({"sessionId": "s2"}));
+    h.ok("debug_stop", json!({"sessionId": "s1"}));
+}
+
+#[test]
+fn errors_without_a_session_and_bad_breakpoints() {
+    let h = Harness::debugpy();
+    let program = program();
+    for tool in ["debug_status", "debug_wait_for_stop", "variable_list", "debug_continue"] {
+        let v = h.call(tool, json!({}));
+        assert_eq!(v["error"]["code"], "E_NO_SESSION", "{tool}: {v:#}");
+        assert!(v.get("debugContext").is_none());
+    }
+    let v = h.call("breakpoint_set", json!({"path": program, "line": 99}));
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
+    assert!(v["error"]["message"].as_str().unwrap().contains("which has 24 lines"), "{v:#}");
+    let v = h.call("breakpoint_set", json!({"path": program, "line": 3, "function": "main"}));
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
+    assert!(v["error"]["message"].as_str().unwrap().contains("`function`"), "{v:#}");
+    let v = h.call("breakpoint_set", json!({"condition": "x"}));
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
+    let v = h.call("debug_start", json!({}));
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
+    assert!(v["error"]["message"].as_str().unwrap().contains("`program` or `module`"));
+    let v = h.call("breakpoint_remove", json!({"id": 42}));
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND");
+    let v = h.ok("breakpoint_set", json!({"function": "main"}));
+    assert_eq!(v["data"]["breakpoint"]["function"], "main");
+    let v = h.ok("breakpoint_remove", json!({"id": v["data"]["breakpoint"]["id"]}));
+    assert_eq!(v["data"]["count"], 0);
+}
+
+#[test]
+fn a_missing_adapter_names_its_install_command() {
+    let lookup = Lookup { python: None, path: Some("/nonexistent".into()) };
+    let h = Harness::new(lookup, Detached::new());
+    let v = h.call("debug_start", json!({"program": program()}));
+    assert_eq!(v["error"]["code"], "E_ADAPTER_NOT_FOUND", "{v:#}");
+    assert_eq!(v["error"]["hint"], "Install it: python3 -m pip install debugpy");
+    let v = h.call("debug_start", json!({"program": program(), "adapter": "cobol"}));
+    assert_eq!(v["error"]["code"], "E_ADAPTER_NOT_FOUND", "{v:#}");
+}
+
+#[test]
+fn a_one_shot_process_refuses_to_start_a_session() {
+    let h = Harness::new(Lookup { python: Some(python()), path: None }, Detached::one_shot());
+    let v = h.call("debug_start", json!({"program": program()}));
+    assert_eq!(v["error"]["code"], "E_UNSUPPORTED", "{v:#}");
+    assert!(v["error"]["hint"].as_str().unwrap().contains("locus mcp"));
+}
