@@ -1,0 +1,141 @@
+"""Debugging through a real MCP client: the Python `mcp` SDK over `locus mcp` on stdio, in
+process (no editor), against the real debugpy — breakpoint_set, debug_start,
+debug_wait_for_stop, variable_list, expression_evaluate, debug_step_over (changedVariables),
+debug_continue to the exit status, with the debugContext checked on the way.
+
+Needs the `mcp` package and debugpy in the Python running pytest (scripts/install-test-peers.sh
+installs both into target/peers/venv) and the `locus` binary ($LOCUS_BIN, else
+target/debug/locus). A missing peer fails the test: it never skips.
+"""
+
+import asyncio
+import importlib.util
+import sys
+
+import pytest
+
+from mcp_common import env, locus_bin  # noqa: F401 (fixtures)
+
+try:
+    from mcp import Client, StdioServerParameters
+except ImportError as e:  # a missing peer fails loudly
+    Client = None
+    IMPORT_ERROR = e
+
+PROGRAM = '''import sys
+
+
+class Cart:
+    def __init__(self, items):
+        self.items = items
+
+    def total(self):
+        acc = 0
+        for i, item in enumerate(self.items):
+            acc += item
+            print(f"iter {i} acc={acc}")
+        return acc
+
+
+def main():
+    cart = Cart([3, 4, 5])
+    result = cart.total()
+    sys.exit(result % 7)
+
+
+main()
+'''
+
+WAIT_MS = 30000
+
+
+def need_peers():
+    if Client is None:
+        pytest.fail(f"the Python `mcp` SDK is missing ({IMPORT_ERROR}): run scripts/install-test-peers.sh")
+    if importlib.util.find_spec("debugpy") is None:
+        pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+
+
+def test_debugging_workflow_over_locus_mcp(env):
+    need_peers()
+    program = env.workspace / "cart.py"
+    program.write_text(PROGRAM)
+    # The adapter runs on the Python that has debugpy: this one.
+    env.vars["LOCUS_DAP_PYTHON"] = sys.executable
+
+    async def main():
+        params = StdioServerParameters(command=locus_bin(), args=["mcp"], env=env.vars, cwd=str(env.workspace))
+        async with Client(params) as client:
+            async def call(name, args=None, ok=True):
+                r = await client.call_tool(name, args or {})
+                e = r.structured_content
+                assert e is not None, f"{name}: no structuredContent: {r}"
+                assert e["ok"] is ok, f"{name}: {e}"
+                assert r.is_error is (not ok)
+                assert r.content[0].text
+                return e
+
+            tools = {t.name for t in (await client.list_tools()).tools}
+            assert {"debug_start", "breakpoint_set", "debug_step_over", "variable_list"} <= tools
+
+            e = await call("breakpoint_set", {"path": "cart.py", "line": 11})
+            assert "debugContext" not in e, "no session yet"
+            assert e["data"]["allBreakpoints"][0]["verified"] is False
+            bp = e["data"]["breakpoint"]["id"]
+
+            e = await call("debug_start", {"program": "cart.py"})
+            assert e["data"]["sessionId"] == "s1"
+            assert e["data"]["adapter"] == "debugpy"
+            assert e["debugContext"]["debuggerState"]["sessionId"] == "s1"
+
+            e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+            assert e["data"]["reason"] == "breakpoint"
+            assert e["data"]["position"]["line"] == 11
+            ctx = e["debugContext"]
+            state = ctx["debuggerState"]
+            assert state["running"] is False and state["exited"] is False
+            assert state["stopReason"] == "breakpoint"
+            assert isinstance(state["pid"], int)
+            assert state["currentBreakpoint"]["id"] == bp and state["currentBreakpoint"]["hitCount"] == 1
+            assert ctx["currentPosition"]["file"] == str(program.resolve())
+            assert ctx["currentPosition"]["function"] == "total"
+            assert ctx["currentPosition"]["scopeHierarchy"] == "Class:Cart > Method:total"
+            locals_ = {v["name"]: v["value"] for v in ctx["localContext"]["locals"]}
+            assert locals_["acc"] == "0" and locals_["item"] == "3"
+            assert ctx["localContext"]["stackDepth"] == 3
+
+            e = await call("variable_list")
+            variables = {v["name"]: v for v in e["data"]["variables"]}
+            assert variables["acc"]["value"] == "0"
+            assert variables["self"]["variablesReference"] > 0
+            stale = variables["self"]["variablesReference"]
+
+            e = await call("expression_evaluate", {"expression": "acc + item * 10"})
+            assert e["data"]["result"] == "30"
+
+            e = await call("debug_step_over")
+            assert e["data"]["stepType"] == "over"
+            assert e["data"]["from"]["line"] == 11 and e["data"]["to"]["line"] == 12
+            assert e["data"]["changedVariables"] == [{"name": "acc", "before": "0", "after": "3"}]
+            assert e["debugContext"]["currentPosition"]["line"] == 12
+
+            e = await call("variable_list", {"variablesReference": stale}, ok=False)
+            assert e["error"]["code"] == "E_STALE_REFERENCE"
+            assert e["debugContext"]["debuggerState"]["sessionId"] == "s1", "errors carry the debugContext"
+
+            await call("breakpoint_clear")
+            e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
+            assert e["data"]["state"] == "exited"
+            assert e["data"]["exitStatus"] == 5
+            state = e["debugContext"]["debuggerState"]
+            assert state["exited"] is True and state["exitStatus"] == 5
+
+            e = await call("output_read")
+            assert "iter 2 acc=12" in e["data"]["stdout"]
+
+            await call("debug_stop")
+            e = await call("debug_status", ok=False)
+            assert e["error"]["code"] == "E_NO_SESSION"
+            assert e["error"]["hint"] == "Start a debug session first using debug_start"
+
+    asyncio.run(main())
