@@ -4,6 +4,7 @@
 //!   for every transport.
 //! - [`sidecar`]: inside `locus lsp`, streamable HTTP on 127.0.0.1 with a bearer token,
 //!   Origin/Host checks and the discovery file; tools read the live editor state ([`host`]).
+//! - [`sessions`]: the sidecar's HTTP sessions, capped, evicted when idle.
 //! - [`proxy`]: `locus mcp` on stdio, forwarding to the sidecar that serves the workspace
 //!   (found again for every request), or serving in-process without one.
 //! - [`commands`]: `locus mcp`, `locus call`, `locus tools`, `locus status`.
@@ -18,6 +19,7 @@ pub mod discovery;
 pub mod host;
 pub mod proxy;
 pub mod server;
+pub mod sessions;
 pub mod sidecar;
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@
 //!   every exit: drop (the editor closed stdin or asked to exit), SIGTERM, SIGINT, SIGHUP.
 //! - Every HTTP request is checked for a loopback `Host`, a loopback `Origin` (when present)
 //!   and the token, in that order, before rmcp sees it.
+//! - Sessions are bounded ([`super::sessions`]), and every accepted socket has TCP_NODELAY.
 
 use std::io;
 use std::path::PathBuf;
@@ -22,13 +23,13 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::serve::ListenerExt;
 use locus_tools::Host;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
 use super::discovery::{self, Record};
 use super::host::{EditorHost, SidecarInfo, now_ms};
 use super::server::LocusServer;
+use super::sessions::{Limits, Sessions};
 use crate::state::Shared;
 
 /// The running endpoint. Dropping it stops the server and removes the discovery file.
@@ -230,9 +231,11 @@ async fn serve(
     let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
     let config =
         StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let sessions = Arc::new(Sessions::new(Limits::from_env()));
+    tokio::spawn(sessions.clone().sweep_until(shutdown.child_token()));
     let service = StreamableHttpService::new(
         move || Ok(LocusServer::new(catalogue.clone(), host.clone(), None)),
-        Arc::new(LocalSessionManager::default()),
+        sessions,
         config,
     );
     let router = axum::Router::new()
