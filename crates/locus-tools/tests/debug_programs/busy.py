@@ -1,0 +1,4 @@
+n = 0
+print("busy", flush=True)
+while True:
+    n += 1
