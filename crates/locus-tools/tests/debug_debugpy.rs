@@ -297,3 +297,89 @@ fn a_one_shot_process_refuses_to_start_a_session() {
     assert_eq!(v["error"]["code"], "E_UNSUPPORTED", "{v:#}");
     assert!(v["error"]["hint"].as_str().unwrap().contains("locus mcp"));
 }
+
+#[test]
+fn hit_counts_conditions_and_logpoints_on_a_loop() {
+    let h = Harness::debugpy();
+    let program = program();
+    // A logpoint on the print line, and a breakpoint that stops at every iteration.
+    h.ok("breakpoint_set", json!({"path": program, "line": 12, "logMessage": "logged i={i}"}));
+    let v = h.ok("breakpoint_set", json!({"path": program, "line": 11}));
+    let bp = v["data"]["breakpoint"]["id"].clone();
+    h.ok("debug_start", json!({"program": program}));
+    h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    for _ in 0..2 {
+        let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+        assert_eq!(v["data"]["position"]["line"], 11, "{v:#}");
+    }
+    let v = h.ok("debug_status", json!({}));
+    assert_eq!(v["data"]["currentBreakpoint"]["id"], bp);
+    assert_eq!(v["data"]["currentBreakpoint"]["hitCount"], 3, "{v:#}");
+    let v = h.ok("breakpoint_list", json!({"path": program}));
+    let listed = v["data"]["allBreakpoints"].as_array().unwrap();
+    assert_eq!(listed.len(), 2);
+    assert!(listed.iter().any(|b| b["hitCount"] == 3));
+    let v = h.ok("output_read", json!({}));
+    let out = format!("{}{}", v["data"]["stdout"], v["data"]["console"]);
+    assert!(out.contains("logged i=1"), "the logpoint logs: {v:#}");
+    h.ok("debug_stop", json!({}));
+
+    // hitCondition: the adapter stops at the third hit only.
+    h.ok("breakpoint_clear", json!({}));
+    h.ok("breakpoint_set", json!({"path": program, "line": 11, "hitCondition": "3"}));
+    h.ok("debug_start", json!({"program": program}));
+    h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    let v = h.ok("expression_evaluate", json!({"expression": "i"}));
+    assert_eq!(v["data"]["result"], "2", "{v:#}");
+    assert_eq!(v["debugContext"]["debuggerState"]["currentBreakpoint"]["hitCount"], 1);
+}
+
+#[test]
+fn a_killed_adapter_ends_the_session_and_the_next_one_works() {
+    let h = Harness::debugpy();
+    let program = program();
+    h.ok("breakpoint_set", json!({"path": program, "line": 11}));
+    let v = h.ok("debug_start", json!({"program": program}));
+    let adapter = v["data"]["adapterPid"].as_i64().unwrap();
+    h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    let killed = std::process::Command::new("kill").args(["-9", &adapter.to_string()]).status();
+    assert!(killed.unwrap().success());
+    // A request of the dead session fails once the connection is seen closed.
+    let v = h.call("stack_list", json!({}));
+    assert_eq!(v["error"]["code"], "E_SESSION_ENDED", "{v:#}");
+    // The contract is 1 s; this bound only guards against a hang.
+    assert!(v["meta"]["durationMs"].as_f64().unwrap() < 5000.0, "{v:#}");
+    assert_eq!(v["debugContext"]["debuggerState"]["exited"], true);
+    assert!(v["debugContext"]["debuggerState"]["error"].as_str().unwrap().contains("signal 9"));
+    h.ok("debug_stop", json!({}));
+    let v = h.ok("debug_start", json!({"program": program}));
+    assert_eq!(v["data"]["sessionId"], "s2");
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["position"]["line"], 11);
+}
+
+#[test]
+fn a_busy_program_times_out_waiting_then_pauses() {
+    let h = Harness::debugpy();
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debug_programs/busy.py");
+    h.ok("debug_start", json!({"program": program}));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut out = String::new();
+    while !out.contains("busy") {
+        assert!(std::time::Instant::now() < deadline, "the program did not start: {out}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        out.push_str(h.ok("output_read", json!({}))["data"]["stdout"].as_str().unwrap());
+    }
+    let v = h.call("debug_wait_for_stop", json!({"timeoutMs": 300}));
+    assert_eq!(v["error"]["code"], "E_TIMEOUT", "{v:#}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("still running"), "{v:#}");
+    assert!(v["error"]["hint"].as_str().unwrap().contains("debug_wait_for_stop again"));
+    assert_eq!(v["debugContext"]["debuggerState"]["running"], true);
+    let v = h.call("variable_list", json!({}));
+    assert_eq!(v["error"]["code"], "E_NOT_STOPPED", "{v:#}");
+    assert!(v["error"]["details"]["state"].as_str().unwrap().contains("running"));
+    let v = h.ok("debug_pause", json!({}));
+    assert_eq!(v["data"]["reason"], "pause", "{v:#}");
+    let v = h.ok("expression_evaluate", json!({"expression": "n > 0"}));
+    assert_eq!(v["data"]["result"], "True");
+}

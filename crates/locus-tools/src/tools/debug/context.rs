@@ -182,6 +182,7 @@ pub(crate) fn debugger_state(
     json!({
         "sessionId": live.id,
         "adapter": parent.adapter,
+        "adapterPid": live.session.adapter_pid(),
         "pid": snap.pid.or(parent.pid),
         "targetCommandLine": live.command_line,
         "running": matches!(snap.phase, Phase::Running | Phase::Starting) && ended.is_none(),

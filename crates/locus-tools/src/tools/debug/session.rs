@@ -262,6 +262,7 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
         "sessionId": live.id,
         "adapter": interpreter,
         "adapterCommand": snap.adapter_command,
+        "adapterPid": live.session.adapter_pid(),
         "pid": snap.pid,
         "program": snap.program.or(program.map(|p| p.display().to_string())).or(p.module),
         "targetCommandLine": live.command_line,
