@@ -131,3 +131,31 @@ fn thousands_of_sessions_are_capped_evicted_and_their_memory_returned() {
     assert!(peak < baseline + 30.0, "the cap bounds the peak: {peak:.1} MiB over {baseline:.1}");
     s.stop();
 }
+
+/// `locus mcp` whose session the sidecar closed while it sat idle opens a new one by itself:
+/// the agent's next call is forwarded as before.
+#[test]
+fn locus_mcp_comes_back_after_its_idle_session_was_closed() {
+    let dirs = Dirs::new("mcp-sessions-back");
+    let mut env = dirs.env();
+    env.push(("LOCUS_MCP_SESSION_IDLE_MS", "300".to_string()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut s = Server::start_with_env(&[], &env);
+    s.initialize(json!({
+        "rootUri": lsp_support::file_uri(&dirs.workspace),
+        "workspaceFolders": [{"uri": lsp_support::file_uri(&dirs.workspace), "name": "ws"}],
+        "clientInfo": {"name": "idle-editor"},
+    }));
+    wait_record(&dirs, s.pid(), |r| !r["workspaceFolders"].as_array().unwrap().is_empty());
+    let mut mcp = mcp_support::StdioMcp::start(&dirs, &dirs.workspace, &[]);
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["pid"], s.pid(), "{r}");
+    // Long enough for the sweep (every 75 ms here) to close the idle session.
+    std::thread::sleep(Duration::from_millis(1500));
+    let started = Instant::now();
+    let r = mcp.call("bridge_status", json!({}));
+    println!("the call after the session was closed took {:?}", started.elapsed());
+    assert_eq!(r["structuredContent"]["data"]["pid"], s.pid(), "still forwarded: {r}");
+    assert!(mcp.close().success());
+    s.stop();
+}
