@@ -295,7 +295,12 @@ impl ServerHandler for Proxy {
                 }
             }
         }
-        self.inner.local.call_tool(request, context).await
+        // In-process: still within the call's one deadline, whatever the tries above took.
+        match tokio::time::timeout_at(deadline, self.inner.local.call_tool(request, context)).await
+        {
+            Ok(answer) => answer,
+            Err(_) => Ok(timed_out(&name, timeout, None, started)),
+        }
     }
 }
 
