@@ -10,7 +10,9 @@ target/debug/locus). A missing peer fails the test: it never skips.
 
 import asyncio
 import importlib.util
+import os
 import sys
+import time
 
 import pytest
 
@@ -85,6 +87,7 @@ def test_debugging_workflow_over_locus_mcp(env):
 
             e = await call("debug_start", {"program": "cart.py"})
             assert e["data"]["sessionId"] == "s1"
+            assert isinstance(e["data"]["pid"], int)
             assert e["data"]["adapter"] == "debugpy"
             assert e["debugContext"]["debuggerState"]["sessionId"] == "s1"
 
@@ -138,4 +141,21 @@ def test_debugging_workflow_over_locus_mcp(env):
             assert e["error"]["code"] == "E_NO_SESSION"
             assert e["error"]["hint"] == "Start a debug session first using debug_start"
 
-    asyncio.run(main())
+            # A session left running ends with `locus mcp`.
+            e = await call("debug_start", {"program": "cart.py", "stopOnEntry": True})
+            return [e["data"]["pid"], e["data"]["adapterPid"]]
+
+    left = asyncio.run(main())
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in left):
+        assert time.monotonic() < deadline, f"processes outlived locus mcp: {[p for p in left if alive(p)]}"
+        time.sleep(0.05)
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -111,6 +111,7 @@ fn the_debugging_workflow_through_the_catalogue() {
     assert_eq!(d["sessionId"], "s1");
     assert_eq!(d["adapter"], "debugpy");
     assert_eq!(d["targetCommandLine"], program);
+    assert!(d["pid"].as_i64().is_some(), "debug_start answers the debuggee's pid: {d:#}");
     assert!(v["debugContext"]["debuggerState"]["sessionId"] == "s1", "{v:#}");
 
     // Stopped at the breakpoint: where, why, the hit count, the scope chain, the locals.

@@ -48,6 +48,9 @@ pub struct StartParams {
     pub adapter: Option<String>,
 }
 
+/// How long `debug_start` waits for the adapter to tell the debuggee's pid.
+const PID_WAIT: Duration = Duration::from_secs(2);
+
 fn example_env() -> BTreeMap<String, String> {
     BTreeMap::from([("DEBUG".to_string(), "1".to_string())])
 }
@@ -257,13 +260,22 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
     }
     let interpreter = def.name.clone();
     let live = d.add(session, command_line.join(" "));
+    // The debuggee's pid comes in a `process` event, which adapters send about when they
+    // answer the launch: wait for it a little (locus-dap has no wait for it), never long.
+    let deadline = tokio::time::Instant::now() + PID_WAIT;
+    while live.target().snapshot().pid.or(live.session.snapshot().pid).is_none()
+        && !matches!(live.session.snapshot().phase, Phase::Ended(_))
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let snap = live.session.snapshot();
     Ok(json!({
         "sessionId": live.id,
         "adapter": interpreter,
         "adapterCommand": snap.adapter_command,
         "adapterPid": live.session.adapter_pid(),
-        "pid": snap.pid,
+        "pid": snap.pid.or(live.target().snapshot().pid),
         "program": snap.program.or(program.map(|p| p.display().to_string())).or(p.module),
         "targetCommandLine": live.command_line,
         "cwd": cwd,
