@@ -10,13 +10,14 @@ target/debug/locus). A missing peer fails the test: it never skips.
 
 import asyncio
 import importlib.util
-import os
+import json
+import subprocess
 import sys
 import time
 
 import pytest
 
-from mcp_common import env, locus_bin  # noqa: F401 (fixtures)
+from mcp_common import Sidecar, env, locus_bin  # noqa: F401 (fixtures)
 
 try:
     from mcp import Client, StdioServerParameters
@@ -159,3 +160,39 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def locus_call(env_, tool: str, args: dict) -> tuple[int, dict]:
+    """`locus call TOOL --json ARGS` from the workspace: its exit code and envelope."""
+    p = subprocess.run([locus_bin(), "call", tool, "--json", json.dumps(args)], cwd=env_.workspace, env=env_.vars,
+                       capture_output=True, text=True, timeout=120)
+    return p.returncode, json.loads(p.stdout)
+
+
+def test_sessions_live_in_the_sidecar_and_not_in_a_one_shot_call(env):
+    need_peers()
+    (env.workspace / "cart.py").write_text(PROGRAM)
+    env.vars["LOCUS_DAP_PYTHON"] = sys.executable
+
+    # No sidecar: `locus call` is the whole process, so it refuses to start a session.
+    code, e = locus_call(env, "debug_start", {"program": "cart.py"})
+    assert code == 1 and e["error"]["code"] == "E_UNSUPPORTED", e
+    assert "locus mcp" in e["error"]["hint"]
+
+    # With an editor's sidecar, each `locus call` is forwarded and the session lives there,
+    # across calls.
+    sidecar = Sidecar(env)
+    try:
+        code, e = locus_call(env, "breakpoint_set", {"path": "cart.py", "line": 11})
+        assert code == 0, e
+        code, e = locus_call(env, "debug_start", {"program": "cart.py"})
+        assert code == 0 and e["data"]["sessionId"] == "s1", e
+        code, e = locus_call(env, "debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+        assert code == 0 and e["data"]["position"]["line"] == 11, e
+        assert e["debugContext"]["currentPosition"]["scopeHierarchy"] == "Class:Cart > Method:total"
+        code, e = locus_call(env, "debug_list_sessions", {})
+        assert [s["sessionId"] for s in e["data"]["sessions"]] == ["s1"], e
+        code, e = locus_call(env, "debug_stop", {})
+        assert code == 0, e
+    finally:
+        sidecar.stop()
