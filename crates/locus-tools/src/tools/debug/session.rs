@@ -16,8 +16,8 @@ use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StartParams {
-    /// The program to debug (a file, absolute or relative to the workspace); give this or
-    /// `module`.
+    /// The program to debug (a file, or a package folder for Go; absolute or relative to the
+    /// workspace); give this or `module`.
     #[serde(default)]
     #[schemars(example = &"app.py")]
     pub program: Option<String>,
@@ -169,7 +169,7 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
     let workspace = cx.host.status().workspace_folders.into_iter().next();
     let program = p.program.as_deref().map(|prog| resolve(cx, prog));
     if let Some(path) = &program
-        && !path.is_file()
+        && !path.exists()
     {
         return Err(ToolError::new(
             ErrorCode::NotFound,
@@ -242,6 +242,8 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
 
     let mut config = SessionConfig::standard();
     config.lookup = d.lookup.clone();
+    // The adapter runs where the program does (Delve builds the package of its folder).
+    config.client.cwd = cwd.clone();
     let session = Session::start(&def, config).await.map_err(dap_error)?;
     let breakpoints = d.breakpoints();
     let configured = async {
