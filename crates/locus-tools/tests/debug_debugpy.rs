@@ -384,3 +384,42 @@ fn a_busy_program_times_out_waiting_then_pauses() {
     let v = h.ok("expression_evaluate", json!({"expression": "n > 0"}));
     assert_eq!(v["data"]["result"], "True");
 }
+
+/// An editor whose cursor is on a line of the program.
+struct Editor(Value);
+
+impl Host for Editor {
+    fn editor_context(&self) -> Result<Option<Value>, String> {
+        Ok(Some(self.0.clone()))
+    }
+    fn status(&self) -> locus_tools::BridgeStatus {
+        Detached::new().status()
+    }
+    fn document(&self, _: &Path) -> Option<(locus_doc::Document, String)> {
+        None
+    }
+    fn warn(&self, _: &str) {}
+}
+
+#[test]
+fn a_breakpoint_with_no_place_goes_on_the_editors_cursor() {
+    let program = program();
+    let mut c = Catalogue::new();
+    debug::register(&mut c, Lookup::default());
+    let catalogue = Arc::new(c);
+    let ctx = json!({"file": {"path": program}, "cursor": {"line": 11, "character": 13}});
+    let host: Arc<dyn Host> = Arc::new(Editor(ctx));
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let v = rt
+        .block_on(catalogue.call(&host, "breakpoint_set", json!({}), CallOptions::default()))
+        .envelope
+        .to_json();
+    assert_eq!(v["data"]["breakpoint"]["path"], program, "{v:#}");
+    assert_eq!(v["data"]["breakpoint"]["line"], 11);
+    let none: Arc<dyn Host> = Arc::new(Detached::new());
+    let v = rt
+        .block_on(catalogue.call(&none, "breakpoint_set", json!({}), CallOptions::default()))
+        .envelope
+        .to_json();
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v:#}");
+}

@@ -17,7 +17,8 @@ use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetParams {
-    /// The file (absolute, or relative to the workspace); with `line`. Or give `function`.
+    /// The file (absolute, or relative to the workspace); with `line`. Or give `function`;
+    /// with neither, the line of the editor's cursor.
     #[serde(default)]
     #[schemars(example = &"app.py")]
     pub path: Option<String>,
@@ -237,7 +238,18 @@ fn line_count(path: &Path) -> Result<usize, ToolError> {
     Ok(locus_doc::Document::new(&text, 0).line_count())
 }
 
-async fn set(d: &Debugger, p: SetParams, cx: &Cx) -> Result<Value, ToolError> {
+async fn set(d: &Debugger, mut p: SetParams, cx: &Cx) -> Result<Value, ToolError> {
+    // Neither alternative: the line the user's cursor is on, when an editor is active.
+    if p.path.is_none()
+        && p.line.is_none()
+        && p.function.is_none()
+        && let Some(ctx) = cx.editor_context.as_deref()
+        && let (Some(path), Some(line)) =
+            (ctx["file"]["path"].as_str(), ctx["cursor"]["line"].as_u64())
+    {
+        p.path = Some(path.to_string());
+        p.line = u32::try_from(line).ok();
+    }
     let by_line = p.path.is_some() || p.line.is_some();
     exactly_one(
         &[("path and line", by_line), ("function", p.function.is_some())],
