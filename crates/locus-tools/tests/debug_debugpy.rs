@@ -166,6 +166,12 @@ fn the_debugging_workflow_through_the_catalogue() {
     assert_eq!(v["ok"], false);
     assert!(v["debugContext"]["debuggerState"]["sessionId"] == "s1", "errors carry it: {v:#}");
 
+    // Set a variable, then put it back: the debugContext follows.
+    let v = h.ok("variable_set", json!({"name": "acc", "value": "100"}));
+    assert_eq!(v["data"]["value"], "100");
+    assert_eq!(var(&v["debugContext"]["localContext"]["locals"], "acc")["value"], "100");
+    h.ok("variable_set", json!({"name": "acc", "value": "0", "scope": "Locals"}));
+
     // Step over: from line 11 to 12, `acc` changed; references from before are stale.
     let v = h.ok("debug_step_over", json!({}));
     let d = &v["data"];

@@ -3,7 +3,7 @@
 //! resumes (then `E_STALE_REFERENCE`); paging and caps are Locus's, since most adapters ignore
 //! DAP's.
 
-use locus_dap::{FrameId, VarRef};
+use locus_dap::{FrameId, Session, VarRef};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -56,6 +56,36 @@ pub struct VariablesParams {
     #[serde(default)]
     #[schemars(example = 50, range(min = 1, max = 50))]
     pub count: Option<u32>,
+    /// The session (`s1`, …); the most recent when omitted.
+    #[serde(rename = "sessionId", default)]
+    #[schemars(example = &"s1")]
+    pub session_id: Option<String>,
+}
+
+/// Parameters of `variable_set`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetVariableParams {
+    /// The variable's name, as variable_list shows it.
+    #[schemars(example = &"acc", length(min = 1))]
+    pub name: String,
+    /// The new value, as an expression in the program's language.
+    #[schemars(example = &"42", length(min = 1))]
+    pub value: String,
+    /// The container holding the variable (a `variablesReference` from variable_list); or
+    /// give `scope`.
+    #[serde(rename = "variablesReference", default)]
+    #[schemars(example = 7, range(min = 1))]
+    pub variables_reference: Option<u64>,
+    /// The scope holding it, by name (`Locals`, …); the frame's first scope when neither this
+    /// nor `variablesReference` is given.
+    #[serde(default)]
+    #[schemars(example = &"Locals")]
+    pub scope: Option<String>,
+    /// The frame (an id from stack_list); the top frame when omitted.
+    #[serde(rename = "frameId", default)]
+    #[schemars(example = 1, range(min = 1))]
+    pub frame_id: Option<u64>,
     /// The session (`s1`, …); the most recent when omitted.
     #[serde(rename = "sessionId", default)]
     #[schemars(example = &"s1")]
@@ -134,6 +164,26 @@ debug_tool!(
     ),
     variables,
     variables_summary
+);
+
+debug_tool!(
+    /// `variable_set`.
+    VariableSet,
+    SetVariableParams,
+    spec(
+        "variable_set",
+        "Set a variable",
+        "Change a variable of the stopped program (a local, or a member of a structured value) and answer its new value",
+        WhenToUse {
+            use_for: &["testing a fix by changing a value before the program goes on"],
+            dont_use_for: &["reading values (use variable_list or expression_evaluate)"],
+            patterns: &["use after a stop; the adapter must support it (debugpy, lldb-dap, Delve do)"],
+        },
+        false,
+        false
+    ),
+    set_variable,
+    set_summary
 );
 
 debug_tool!(
@@ -236,57 +286,8 @@ fn stack_summary(d: &Value) -> String {
 async fn variables(d: &Debugger, p: VariablesParams, _: &Cx) -> Result<Value, ToolError> {
     let live = d.session(p.session_id.as_deref())?;
     let target = live.target();
-    if p.variables_reference.is_some() && (p.scope.is_some() || p.frame_id.is_some()) {
-        return Err(ToolError::new(
-            ErrorCode::InvalidParams,
-            "give `variablesReference`, or `scope` and `frameId`, not both",
-        )
-        .with_details(json!({"alternatives": ["variablesReference", "scope"]})));
-    }
-    let mut scope_info = Value::Null;
-    let reference = match p.variables_reference {
-        Some(r) => VarRef(r),
-        None => {
-            let (frame, position) = match p.frame_id {
-                Some(f) => (FrameId(f), None),
-                None => {
-                    let top = target.stack_trace(None, Some(1)).await.map_err(dap_error)?;
-                    let top = top.into_iter().next().ok_or_else(|| {
-                        ToolError::new(ErrorCode::NotFound, "the stopped thread has no frames")
-                    })?;
-                    (top.id, Some(top.position))
-                }
-            };
-            let scopes = target.scopes(frame).await.map_err(dap_error)?;
-            let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
-            let chosen = match &p.scope {
-                Some(name) => scopes.iter().find(|s| s.name.eq_ignore_ascii_case(name)),
-                None => scopes.first(),
-            };
-            let Some(chosen) = chosen else {
-                return Err(ToolError::new(
-                    ErrorCode::InvalidParams,
-                    format!("the frame has no scope `{}`", p.scope.clone().unwrap_or_default()),
-                )
-                .with_hint(format!("Its scopes: {}", names.join(", ")))
-                .with_details(json!({"parameter": "scope", "scopes": names})));
-            };
-            scope_info = json!({
-                "name": chosen.name,
-                "frameId": frame.0,
-                "function": position.as_ref().map(|p| p.function.clone()),
-                "file": position.as_ref().and_then(|p| p.path.as_ref()).map(|p| p.display().to_string()),
-                "line": position.as_ref().map(|p| p.line),
-                "scopes": names,
-            });
-            chosen.variables.ok_or_else(|| {
-                ToolError::new(
-                    ErrorCode::NotFound,
-                    format!("scope `{}` has no variables", chosen.name),
-                )
-            })?
-        }
-    };
+    let (reference, scope_info) =
+        container(&target, p.variables_reference, p.scope.as_deref(), p.frame_id).await?;
     let all = target.variables(reference).await.map_err(dap_error)?;
     let start = p.start.unwrap_or(0) as usize;
     let count = p.count.map_or(MAX_VARIABLES, |c| (c as usize).min(MAX_VARIABLES));
@@ -317,6 +318,68 @@ async fn variables(d: &Debugger, p: VariablesParams, _: &Cx) -> Result<Value, To
         "nextStart": if more { Some(start + page.len()) } else { None },
         "scope": scope_info,
     }))
+}
+
+/// The container a variable tool names: a `variablesReference`, or a scope of a frame (by
+/// name, else the first) of a frame (by id, else the top one); with what the scope is.
+async fn container(
+    target: &Session,
+    variables_reference: Option<u64>,
+    scope: Option<&str>,
+    frame_id: Option<u64>,
+) -> Result<(VarRef, Value), ToolError> {
+    if variables_reference.is_some() && (scope.is_some() || frame_id.is_some()) {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            "give `variablesReference`, or `scope` and `frameId`, not both",
+        )
+        .with_details(json!({"alternatives": ["variablesReference", "scope"]})));
+    }
+    let mut scope_info = Value::Null;
+    let reference = match variables_reference {
+        Some(r) => VarRef(r),
+        None => {
+            let (frame, position) = match frame_id {
+                Some(f) => (FrameId(f), None),
+                None => {
+                    let top = target.stack_trace(None, Some(1)).await.map_err(dap_error)?;
+                    let top = top.into_iter().next().ok_or_else(|| {
+                        ToolError::new(ErrorCode::NotFound, "the stopped thread has no frames")
+                    })?;
+                    (top.id, Some(top.position))
+                }
+            };
+            let scopes = target.scopes(frame).await.map_err(dap_error)?;
+            let names: Vec<&str> = scopes.iter().map(|s| s.name.as_str()).collect();
+            let chosen = match scope {
+                Some(name) => scopes.iter().find(|s| s.name.eq_ignore_ascii_case(name)),
+                None => scopes.first(),
+            };
+            let Some(chosen) = chosen else {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidParams,
+                    format!("the frame has no scope `{}`", scope.unwrap_or_default()),
+                )
+                .with_hint(format!("Its scopes: {}", names.join(", ")))
+                .with_details(json!({"parameter": "scope", "scopes": names})));
+            };
+            scope_info = json!({
+                "name": chosen.name,
+                "frameId": frame.0,
+                "function": position.as_ref().map(|p| p.function.clone()),
+                "file": position.as_ref().and_then(|p| p.path.as_ref()).map(|p| p.display().to_string()),
+                "line": position.as_ref().map(|p| p.line),
+                "scopes": names,
+            });
+            chosen.variables.ok_or_else(|| {
+                ToolError::new(
+                    ErrorCode::NotFound,
+                    format!("scope `{}` has no variables", chosen.name),
+                )
+            })?
+        }
+    };
+    Ok((reference, scope_info))
 }
 
 fn variables_summary(d: &Value) -> String {
@@ -352,6 +415,8 @@ async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, Tool
         None => target.stack_trace(None, Some(1)).await.map_err(dap_error)?.first().map(|f| f.id),
     };
     let v = target.evaluate(&p.expression, frame, context).await.map_err(dap_error)?;
+    // An expression may change the program's state: the stop's cached locals are refetched.
+    *live.cache.lock().unwrap() = None;
     let (value, truncated) = if v.value.chars().count() > 10_000 {
         let (c, _) = cap(&v.value);
         (c, true)
@@ -366,6 +431,29 @@ async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, Tool
         "context": context,
         "truncated": truncated,
     }))
+}
+
+async fn set_variable(d: &Debugger, p: SetVariableParams, _: &Cx) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let target = live.target();
+    let (reference, scope) =
+        container(&target, p.variables_reference, p.scope.as_deref(), p.frame_id).await?;
+    let v = target.set_variable(reference, &p.name, &p.value).await.map_err(dap_error)?;
+    // The stop's cached locals are out of date now.
+    *live.cache.lock().unwrap() = None;
+    let (value, truncated) = cap(&v.value);
+    Ok(json!({
+        "name": p.name,
+        "value": value,
+        "type": v.type_name,
+        "variablesReference": v.children.map_or(0, |r| r.0),
+        "truncated": truncated,
+        "scope": scope,
+    }))
+}
+
+fn set_summary(d: &Value) -> String {
+    format!("{} = {}", d["name"].as_str().unwrap_or("?"), d["value"].as_str().unwrap_or("?"))
 }
 
 fn evaluate_summary(d: &Value) -> String {

@@ -64,6 +64,7 @@ pub fn register(catalogue: &mut Catalogue, lookup: Lookup) {
         .register(control::DebugPause(d.clone()))
         .register(inspect::StackList(d.clone()))
         .register(inspect::VariableList(d.clone()))
+        .register(inspect::VariableSet(d.clone()))
         .register(inspect::ExpressionEvaluate(d.clone()))
         .register(inspect::OutputRead(d.clone()))
         .register(inspect::ThreadList(d));
