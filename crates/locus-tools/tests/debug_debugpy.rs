@@ -429,3 +429,26 @@ fn a_breakpoint_with_no_place_goes_on_the_editors_cursor() {
         .to_json();
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v:#}");
 }
+
+#[test]
+fn restart_runs_the_program_again_under_the_same_id() {
+    let h = Harness::debugpy();
+    let program = program();
+    h.ok("breakpoint_set", json!({"path": program, "line": 11}));
+    h.ok("debug_start", json!({"program": program, "args": ["--flag"]}));
+    h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    let v = h.ok("expression_evaluate", json!({"expression": "sys.argv[1]"}));
+    assert_eq!(v["data"]["result"], "'--flag'");
+    h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+    let first = h.ok("debug_status", json!({}))["data"]["pid"].clone();
+    let v = h.ok("debug_restart", json!({}));
+    assert_eq!(v["data"]["sessionId"], "s1");
+    assert_eq!(v["data"]["restarted"], true);
+    assert_ne!(v["data"]["pid"], first, "a new program");
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["position"]["line"], 11);
+    assert_eq!(v["debugContext"]["debuggerState"]["currentBreakpoint"]["hitCount"], 1);
+    let v = h.ok("expression_evaluate", json!({"expression": "sys.argv[1]"}));
+    assert_eq!(v["data"]["result"], "'--flag'", "started as before");
+    assert_eq!(h.ok("debug_list_sessions", json!({}))["data"]["count"], 1);
+}

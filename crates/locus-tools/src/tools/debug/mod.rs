@@ -50,6 +50,7 @@ pub fn register(catalogue: &mut Catalogue, lookup: Lookup) {
     catalogue
         .register(session::DebugStart(d.clone()))
         .register(session::DebugStop(d.clone()))
+        .register(session::DebugRestart(d.clone()))
         .register(session::DebugStatus(d.clone()))
         .register(session::DebugListSessions(d.clone()))
         .register(breakpoints::BreakpointSet(d.clone()))
@@ -78,6 +79,8 @@ pub(crate) struct Live {
     pub session: Arc<Session>,
     /// The program's command line, as launched.
     pub command_line: String,
+    /// How it was started, for `debug_restart`.
+    pub launched: session::Launched,
     /// `output_read`'s cursor.
     pub cursor: Mutex<OutputCursor>,
     /// The stop the cached context is about, and the context.
@@ -156,18 +159,34 @@ impl Debugger {
         self.inner.lock().unwrap().sessions.clone()
     }
 
-    fn add(&self, session: Session, command_line: String) -> Arc<Live> {
+    /// Registers a session: a new id, or in place of the session `replace` (a restart).
+    fn add(
+        &self,
+        session: Session,
+        launched: session::Launched,
+        replace: Option<&str>,
+    ) -> Arc<Live> {
         let mut inner = self.inner.lock().unwrap();
-        inner.last_session += 1;
+        let id = match replace {
+            Some(id) => id.to_string(),
+            None => {
+                inner.last_session += 1;
+                format!("s{}", inner.last_session)
+            }
+        };
         let live = Arc::new(Live {
-            id: format!("s{}", inner.last_session),
+            id,
             session: Arc::new(session),
-            command_line,
+            command_line: launched.command_line.clone(),
+            launched,
             cursor: Mutex::new(OutputCursor::default()),
             cache: Mutex::new(None),
             stepping: Mutex::new(false),
         });
-        inner.sessions.push(live.clone());
+        match inner.sessions.iter().position(|s| Some(s.id.as_str()) == replace) {
+            Some(at) => inner.sessions[at] = live.clone(),
+            None => inner.sessions.push(live.clone()),
+        }
         inner.focus = Some(live.id.clone());
         live
     }

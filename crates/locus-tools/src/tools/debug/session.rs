@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use locus_dap::{Phase, Registry, Session, SessionConfig};
+use std::path::PathBuf;
+
+use locus_dap::{AdapterDef, Phase, Registry, Session, SessionConfig};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -115,6 +117,26 @@ debug_tool!(
     ),
     stop,
     stop_summary
+);
+
+debug_tool!(
+    /// `debug_restart`: the same program again.
+    DebugRestart,
+    SessionParams,
+    spec(
+        "debug_restart",
+        "Restart debugging",
+        "End a debug session's program and launch it again, as it was started, under the same session id",
+        WhenToUse {
+            use_for: &["running the program again after changing breakpoints or code"],
+            dont_use_for: &["another program (use debug_stop, then debug_start)"],
+            patterns: &["use after debug_start; breakpoints are sent again, hit counts start over"],
+        },
+        true,
+        false
+    ),
+    restart,
+    start_summary
 );
 
 debug_tool!(
@@ -240,11 +262,34 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
         launch["stopOnEntry"] = json!(stop);
     }
 
+    let launched = Launched {
+        def,
+        launch,
+        cwd,
+        command_line: command_line.join(" "),
+        program: program.map(|p| p.display().to_string()).or(p.module),
+    };
+    open(d, launched, None).await
+}
+
+/// How a session was started, for `debug_restart`.
+#[derive(Debug, Clone)]
+pub(crate) struct Launched {
+    def: AdapterDef,
+    launch: Value,
+    cwd: Option<PathBuf>,
+    pub(crate) command_line: String,
+    program: Option<String>,
+}
+
+/// Starts the adapter, sends the workspace's breakpoints, launches, and registers the session
+/// (as a new one, or in place of the session named `replace`).
+async fn open(d: &Debugger, launched: Launched, replace: Option<&str>) -> Result<Value, ToolError> {
     let mut config = SessionConfig::standard();
     config.lookup = d.lookup.clone();
     // The adapter runs where the program does (Delve builds the package of its folder).
-    config.client.cwd = cwd.clone();
-    let session = Session::start(&def, config).await.map_err(dap_error)?;
+    config.client.cwd = launched.cwd.clone();
+    let session = Session::start(&launched.def, config).await.map_err(dap_error)?;
     let breakpoints = d.breakpoints();
     let configured = async {
         for (path, list) in by_file(&breakpoints) {
@@ -254,14 +299,13 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
         if !functions.is_empty() {
             session.set_function_breakpoints(&functions).await?;
         }
-        session.launch(&launch).await
+        session.launch(&launched.launch).await
     };
     if let Err(e) = configured.await {
         let _ = session.disconnect(Duration::from_secs(2)).await;
         return Err(dap_error(e));
     }
-    let interpreter = def.name.clone();
-    let live = d.add(session, command_line.join(" "));
+    let live = d.add(session, launched.clone(), replace);
     // The debuggee's pid comes in a `process` event, which adapters send about when they
     // answer the launch: wait for it a little (locus-dap has no wait for it), never long.
     let deadline = tokio::time::Instant::now() + PID_WAIT;
@@ -274,16 +318,26 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
     let snap = live.session.snapshot();
     Ok(json!({
         "sessionId": live.id,
-        "adapter": interpreter,
+        "adapter": launched.def.name,
         "adapterCommand": snap.adapter_command,
         "adapterPid": live.session.adapter_pid(),
         "pid": snap.pid.or(live.target().snapshot().pid),
-        "program": snap.program.or(program.map(|p| p.display().to_string())).or(p.module),
+        "program": snap.program.or(launched.program),
         "targetCommandLine": live.command_line,
-        "cwd": cwd,
+        "cwd": launched.cwd,
         "breakpointsSent": breakpoints.len(),
         "state": phase_name(&snap.phase),
     }))
+}
+
+async fn restart(d: &Debugger, p: SessionParams, _: &Cx) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let _ = live.session.disconnect(Duration::from_secs(5)).await;
+    let mut data = open(d, live.launched.clone(), Some(&live.id)).await.inspect_err(|_| {
+        d.remove(&live.id);
+    })?;
+    data["restarted"] = json!(true);
+    Ok(data)
 }
 
 fn start_summary(d: &Value) -> String {
