@@ -452,3 +452,29 @@ fn restart_runs_the_program_again_under_the_same_id() {
     assert_eq!(v["data"]["result"], "'--flag'", "started as before");
     assert_eq!(h.ok("debug_list_sessions", json!({}))["data"]["count"], 1);
 }
+
+#[test]
+fn run_to_a_line_leaves_no_breakpoint_behind() {
+    let h = Harness::debugpy();
+    let program = program();
+    h.ok("debug_start", json!({"program": program, "stopOnEntry": true}));
+    h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    let v = h.ok("debug_run_to_cursor", json!({"path": program, "line": 13, "timeoutMs": 30000}));
+    assert_eq!(v["data"]["reachedTarget"], true, "{v:#}");
+    assert_eq!(v["data"]["position"]["line"], 13);
+    assert_eq!(
+        v["debugContext"]["localContext"]["locals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == "acc")
+            .unwrap()["value"],
+        "12"
+    );
+    assert_eq!(h.ok("breakpoint_list", json!({}))["data"]["count"], 0);
+    // Nothing stops the rest of the run: the program ends.
+    let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+    assert_eq!(v["data"]["state"], "exited", "{v:#}");
+    let v = h.call("debug_run_to_cursor", json!({"line": 13}));
+    assert_eq!(v["error"]["code"], "E_NO_EDITOR", "{v:#}");
+}

@@ -229,7 +229,7 @@ async fn push(d: &Debugger, path: Option<&Path>) -> Result<(), ToolError> {
     Ok(())
 }
 
-fn line_count(path: &Path) -> Result<usize, ToolError> {
+pub(crate) fn line_count(path: &Path) -> Result<usize, ToolError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         ToolError::new(ErrorCode::NotFound, format!("cannot read `{}`: {e}", path.display()))
             .with_hint("Pass the file's path, absolute or relative to the workspace folder")

@@ -3,14 +3,17 @@
 
 use std::time::Duration;
 
-use locus_dap::{Error as DapError, Phase, Resume, StopInfo};
+use locus_dap::{Error as DapError, Phase, Resume, SourceBreakpoint, StopInfo};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::breakpoints::line_count;
 use super::context::{Var, frame0, workspace_id};
-use super::{DEFAULT_WAIT_MS, Debugger, Live, cap, dap_error, debug_tool, place, spec};
-use crate::{Cx, ToolError, WhenToUse};
+use super::{
+    DEFAULT_WAIT_MS, Debugger, Live, by_file, cap, dap_error, debug_tool, place, resolve, spec,
+};
+use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `debug_wait_for_stop` and the step tools.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -36,6 +39,29 @@ pub struct ContinueParams {
     #[schemars(example = true)]
     pub wait: Option<bool>,
     /// With `wait`: how long to wait, in milliseconds (default 88000).
+    #[serde(rename = "timeoutMs", default)]
+    #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
+    pub timeout_ms: Option<u64>,
+    /// The session (`s1`, …); the most recent when omitted.
+    #[serde(rename = "sessionId", default)]
+    #[schemars(example = &"s1")]
+    pub session_id: Option<String>,
+}
+
+/// Parameters of `debug_run_to_cursor`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunToParams {
+    /// The file to run to (absolute, or relative to the workspace); with `line`. The editor's
+    /// file when omitted.
+    #[serde(default)]
+    #[schemars(example = &"app.py")]
+    pub path: Option<String>,
+    /// The 1-based line to run to; the editor's cursor line when omitted.
+    #[serde(default)]
+    #[schemars(example = 14, range(min = 1))]
+    pub line: Option<u32>,
+    /// How long to wait, in milliseconds (default 88000).
     #[serde(rename = "timeoutMs", default)]
     #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
     pub timeout_ms: Option<u64>,
@@ -158,6 +184,26 @@ debug_tool!(
     ),
     step_out,
     step_summary
+);
+
+debug_tool!(
+    /// `debug_run_to_cursor`.
+    DebugRunToCursor,
+    RunToParams,
+    spec(
+        "debug_run_to_cursor",
+        "Run to cursor",
+        "Resume the stopped program until it reaches a line (the editor's cursor line by default) or stops elsewhere first, without leaving a breakpoint behind",
+        WhenToUse {
+            use_for: &["skipping ahead to the line the user is looking at", "running to a line once"],
+            dont_use_for: &["stopping there every time (use breakpoint_set)"],
+            patterns: &["use after a stop; reachedTarget says whether it stopped on that line"],
+        },
+        true,
+        false
+    ),
+    run_to,
+    continue_summary
 );
 
 debug_tool!(
@@ -301,6 +347,61 @@ async fn step(d: &Debugger, p: WaitParams, how: Resume, kind: &str) -> Result<Va
     data["changedVariables"] = json!(changed);
     data["sameFrame"] = json!(same_frame);
     Ok(data)
+}
+
+async fn run_to(d: &Debugger, p: RunToParams, cx: &Cx) -> Result<Value, ToolError> {
+    let live = d.session(p.session_id.as_deref())?;
+    let editor = cx.editor_context.as_deref();
+    let path = p.path.clone().or_else(|| editor?["file"]["path"].as_str().map(String::from));
+    let line = p.line.or_else(|| u32::try_from(editor?["cursor"]["line"].as_u64()?).ok());
+    let (Some(path), Some(line)) = (path, line) else {
+        return Err(ToolError::new(ErrorCode::NoEditor, "no line to run to: no editor is active")
+            .with_hint("Give `path` and `line`, or ask the user to put the cursor on the line")
+            .with_details(json!({"parameters": ["path", "line"]})));
+    };
+    let path = resolve(cx, &path);
+    let count = line_count(&path)?;
+    if line as usize > count {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!("line {line} is past the end of `{}`, which has {count} lines", path.display()),
+        )
+        .with_details(json!({"parameter": "line", "line": line, "lineCount": count})));
+    }
+    let target = live.target();
+    // A breakpoint of the session only, for this run: the workspace's set is restored after.
+    let kept = by_file(&d.breakpoints()).remove(&path).unwrap_or_default();
+    let mut once = kept.clone();
+    if !kept.iter().any(|b| b.line == i64::from(line)) {
+        once.push(SourceBreakpoint::at(i64::from(line)));
+        live.session.set_breakpoints(&path, &once).await.map_err(dap_error)?;
+    }
+    let after = timeout(p.timeout_ms);
+    let result = match target.resume(Resume::Continue, None).await {
+        Ok(before) => target.wait_for_stop(before, after).await,
+        Err(e) => Err(e),
+    };
+    if once.len() != kept.len() {
+        match live.session.set_breakpoints(&path, &kept).await {
+            Err(e) if !e.is_end() => return Err(dap_error(e)),
+            _ => {}
+        }
+    }
+    match result {
+        Ok(stop) => {
+            let reached = stop.position.as_ref().is_some_and(|at| {
+                at.path.as_deref() == Some(path.as_path()) && at.line == i64::from(line)
+            });
+            let mut data = stop_json(d, &live, &stop);
+            data["reachedTarget"] = json!(reached);
+            data["target"] = json!({"file": path, "line": line});
+            Ok(data)
+        }
+        Err(DapError::SessionEnded { exit_code, reason }) => Ok(json!({
+            "state": "exited", "exitStatus": exit_code, "reason": reason, "reachedTarget": false,
+        })),
+        Err(e) => Err(wait_error(e, after)),
+    }
 }
 
 async fn pause(d: &Debugger, p: PauseParams, _: &Cx) -> Result<Value, ToolError> {

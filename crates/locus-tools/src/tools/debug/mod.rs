@@ -62,6 +62,7 @@ pub fn register(catalogue: &mut Catalogue, lookup: Lookup) {
         .register(control::DebugStepOver(d.clone()))
         .register(control::DebugStepInto(d.clone()))
         .register(control::DebugStepOut(d.clone()))
+        .register(control::DebugRunToCursor(d.clone()))
         .register(control::DebugPause(d.clone()))
         .register(inspect::StackList(d.clone()))
         .register(inspect::VariableList(d.clone()))
