@@ -59,14 +59,24 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
     let mut locals = Vec::new();
     if let Some(top) = frames.first() {
         let scopes = target.scopes(top.id).await.map_err(dap_error)?;
-        let mut seen_locals = false;
-        for scope in scopes.iter().filter(|s| !s.expensive) {
-            let hint = scope.presentation_hint.as_deref().unwrap_or_default();
-            let is_args = hint == "arguments";
-            let is_locals = hint == "locals" || scope.name.to_lowercase().starts_with("local");
-            if !(is_args || (is_locals && !seen_locals)) {
-                continue;
-            }
+        // Locals are the scopes the adapter marks so (js-debug has a block's and the
+        // function's), else the first one named so; arguments when the adapter splits them.
+        let hinted = |s: &locus_dap::ScopeInfo, hint: &str| {
+            s.presentation_hint.as_deref() == Some(hint) && !s.expensive
+        };
+        let marked: Vec<&locus_dap::ScopeInfo> =
+            scopes.iter().filter(|s| hinted(s, "locals")).collect();
+        let locals_scopes = if marked.is_empty() {
+            scopes.iter().filter(|s| s.name.to_lowercase().starts_with("local")).take(1).collect()
+        } else {
+            marked
+        };
+        let chosen = scopes
+            .iter()
+            .filter(|s| hinted(s, "arguments"))
+            .map(|s| (true, s))
+            .chain(locals_scopes.into_iter().map(|s| (false, s)));
+        for (is_args, scope) in chosen {
             let Some(reference) = scope.variables else { continue };
             let vars = target.variables(reference).await.map_err(dap_error)?;
             let vars = vars
@@ -77,7 +87,6 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
             if is_args {
                 arguments.extend(vars);
             } else {
-                seen_locals = true;
                 locals.extend(vars);
             }
         }
@@ -152,8 +161,11 @@ pub(crate) fn debugger_state(
     let stopped = snap.phase == Phase::Stopped;
     let stop = snap.stop.as_ref().filter(|_| stopped);
     let exit_code = snap.exit_code.or(parent.exit_code);
-    let ended = match (&snap.phase, &parent.phase) {
-        (Phase::Ended(e), _) | (_, Phase::Ended(e)) => Some(e),
+    // A closed connection is the end even before the session's event task has said so (a
+    // request can fail with it first).
+    let closed = live.session.client().closed();
+    let ended = match (&snap.phase, &parent.phase, &closed) {
+        (Phase::Ended(e), _, _) | (_, Phase::Ended(e), _) | (_, _, Some(e)) => Some(e),
         _ => None,
     };
     let current_thread = stop.map(|s| {

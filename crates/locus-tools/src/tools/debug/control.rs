@@ -1,6 +1,7 @@
 //! `debug_wait_for_stop`, `debug_continue`, `debug_step_over`, `debug_step_into`,
 //! `debug_step_out`, `debug_pause`: running the program between stops, every wait bounded.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use locus_dap::{Error as DapError, Phase, Resume, SourceBreakpoint, StopInfo};
@@ -267,7 +268,22 @@ fn wait_error(e: DapError, after: Duration) -> ToolError {
 async fn wait(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolError> {
     let live = d.session(p.session_id.as_deref())?;
     let after = timeout(p.timeout_ms);
-    let stop = live.target().wait_for_stop(0, after).await.map_err(|e| wait_error(e, after))?;
+    let target = live.target();
+    let stop = if Arc::ptr_eq(&target, &live.session) {
+        // The adapter may still open the child session that runs the program (js-debug):
+        // whichever comes first, a stop here or a child, whose first stop is then awaited.
+        let started = tokio::time::Instant::now();
+        tokio::select! {
+            stop = target.wait_for_stop(0, after) => stop,
+            child = target.wait_for_child(after) => match child {
+                Ok(child) => child.wait_for_stop(0, after.saturating_sub(started.elapsed())).await,
+                Err(e) => Err(e),
+            },
+        }
+    } else {
+        target.wait_for_stop(0, after).await
+    };
+    let stop = stop.map_err(|e| wait_error(e, after))?;
     Ok(stop_json(d, &live, &stop))
 }
 

@@ -34,7 +34,7 @@ use serde_json::{Value, json};
 
 use crate::{Catalogue, Category, Cx, ErrorCode, ToolError, ToolSpec, WhenToUse};
 
-pub use locus_dap::Lookup;
+pub use locus_dap::{Lookup, Registry};
 
 /// How long the waiting debug tools may run by default (DESIGN §4).
 pub const WAIT_TIMEOUT: Duration = Duration::from_secs(90);
@@ -46,7 +46,12 @@ pub const DEFAULT_WAIT_MS: u64 = 88_000;
 /// Registers the debug family over one shared [`Debugger`]. `lookup` says where adapters
 /// are looked for (the process's `PATH` and `LOCUS_DAP_PYTHON` by default).
 pub fn register(catalogue: &mut Catalogue, lookup: Lookup) {
-    let d = Arc::new(Debugger::new(lookup));
+    register_with(catalogue, lookup, Registry::builtin());
+}
+
+/// [`register`] with adapters of one's own (user adapter files, tests).
+pub fn register_with(catalogue: &mut Catalogue, lookup: Lookup, registry: Registry) {
+    let d = Arc::new(Debugger { inner: Mutex::new(Inner::default()), lookup, registry });
     catalogue
         .register(session::DebugStart(d.clone()))
         .register(session::DebugStop(d.clone()))
@@ -124,13 +129,10 @@ struct Inner {
 pub struct Debugger {
     inner: Mutex<Inner>,
     lookup: Lookup,
+    registry: Registry,
 }
 
 impl Debugger {
-    fn new(lookup: Lookup) -> Debugger {
-        Debugger { inner: Mutex::new(Inner::default()), lookup }
-    }
-
     /// The session named, or the most recent one.
     pub(crate) fn session(&self, id: Option<&str>) -> Result<Arc<Live>, ToolError> {
         let mut inner = self.inner.lock().unwrap();

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use std::path::PathBuf;
 
-use locus_dap::{AdapterDef, Phase, Registry, Session, SessionConfig};
+use locus_dap::{AdapterDef, Phase, Session, SessionConfig};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -187,7 +187,7 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
         &[("program", p.program.is_some()), ("module", p.module.is_some())],
         "what to debug",
     )?;
-    let registry = Registry::builtin();
+    let registry = &d.registry;
     let workspace = cx.host.status().workspace_folders.into_iter().next();
     let program = p.program.as_deref().map(|prog| resolve(cx, prog));
     if let Some(path) = &program
