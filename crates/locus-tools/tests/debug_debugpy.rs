@@ -280,6 +280,14 @@ fn errors_without_a_session_and_bad_breakpoints() {
     assert!(v["error"]["message"].as_str().unwrap().contains("`program` or `module`"));
     let v = h.call("breakpoint_remove", json!({"id": 42}));
     assert_eq!(v["error"]["code"], "E_NOT_FOUND");
+    h.ok("breakpoint_set", json!({"path": program, "line": 11, "name": "loop body"}));
+    h.ok("breakpoint_set", json!({"path": program, "line": 13}));
+    let v = h.ok("breakpoint_list", json!({"name": "loop body"}));
+    assert_eq!(v["data"]["count"], 1, "{v:#}");
+    assert_eq!(v["data"]["allBreakpoints"][0]["line"], 11);
+    let v = h.ok("breakpoint_remove", json!({"path": program, "line": 13}));
+    assert_eq!(v["data"]["count"], 1);
+    h.ok("breakpoint_clear", json!({"path": program}));
     let v = h.ok("breakpoint_set", json!({"function": "main"}));
     assert_eq!(v["data"]["breakpoint"]["function"], "main");
     let v = h.ok("breakpoint_remove", json!({"id": v["data"]["breakpoint"]["id"]}));

@@ -42,6 +42,10 @@ pub struct SetParams {
     #[serde(rename = "logMessage", default)]
     #[schemars(example = &"i={i}")]
     pub log_message: Option<String>,
+    /// A name of your own for it, to find it again with breakpoint_list.
+    #[serde(default)]
+    #[schemars(example = &"loop body")]
+    pub name: Option<String>,
 }
 
 /// Parameters of `breakpoint_remove`.
@@ -62,7 +66,21 @@ pub struct RemoveParams {
     pub line: Option<u32>,
 }
 
-/// Parameters of `breakpoint_list` and `breakpoint_clear`.
+/// Parameters of `breakpoint_list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    /// Only this file's breakpoints (absolute, or relative to the workspace); all when omitted.
+    #[serde(default)]
+    #[schemars(example = &"app.py")]
+    pub path: Option<String>,
+    /// Only the breakpoints given this name with breakpoint_set.
+    #[serde(default)]
+    #[schemars(example = &"loop body")]
+    pub name: Option<String>,
+}
+
+/// Parameters of `breakpoint_clear`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PathParams {
@@ -121,7 +139,7 @@ debug_tool!(
 debug_tool!(
     /// `breakpoint_list`.
     BreakpointList,
-    PathParams,
+    ListParams,
     spec(
         "breakpoint_list",
         "List breakpoints",
@@ -177,6 +195,7 @@ fn view(b: &Breakpoint, known: &[BreakpointInfo]) -> Value {
         "actualLine": info.and_then(|i| i.actual_line),
         "message": info.and_then(|i| i.message.clone()),
         "hitCount": info.map_or(0, |i| i.hit_count),
+        "name": b.name,
     })
 }
 
@@ -191,12 +210,13 @@ fn known(d: &Debugger) -> Vec<BreakpointInfo> {
         .unwrap_or_default()
 }
 
-fn answer(d: &Debugger, only: Option<&Path>, new: Option<u64>) -> Value {
+fn answer(d: &Debugger, only: Option<&Path>, named: Option<&str>, new: Option<u64>) -> Value {
     let known = known(d);
     let all: Vec<Value> = d
         .breakpoints()
         .iter()
         .filter(|b| only.is_none_or(|p| b.path.as_deref() == Some(p)))
+        .filter(|b| named.is_none_or(|n| b.name.as_deref() == Some(n)))
         .map(|b| view(b, &known))
         .collect();
     let mut data = json!({"allBreakpoints": all, "count": all.len()});
@@ -302,6 +322,7 @@ async fn set(d: &Debugger, mut p: SetParams, cx: &Cx) -> Result<Value, ToolError
             condition: p.condition.clone(),
             hit_condition: p.hit_condition.clone(),
             log_message: p.log_message.clone(),
+            name: p.name.clone(),
         });
         inner.breakpoints.sort_by(|a, b| (&a.path, a.line, a.id).cmp(&(&b.path, b.line, b.id)));
         (id, before)
@@ -311,7 +332,7 @@ async fn set(d: &Debugger, mut p: SetParams, cx: &Cx) -> Result<Value, ToolError
         let _ = push(d, target.as_deref()).await;
         return Err(e);
     }
-    Ok(answer(d, None, Some(id)))
+    Ok(answer(d, None, None, Some(id)))
 }
 
 async fn remove(d: &Debugger, p: RemoveParams, cx: &Cx) -> Result<Value, ToolError> {
@@ -339,14 +360,14 @@ async fn remove(d: &Debugger, p: RemoveParams, cx: &Cx) -> Result<Value, ToolErr
             .with_hint("breakpoint_list shows the breakpoints and their ids"));
     };
     push(d, removed.path.as_deref()).await?;
-    let mut data = answer(d, None, None);
+    let mut data = answer(d, None, None, None);
     data["removed"] = json!(removed.id);
     Ok(data)
 }
 
-async fn list(d: &Debugger, p: PathParams, cx: &Cx) -> Result<Value, ToolError> {
+async fn list(d: &Debugger, p: ListParams, cx: &Cx) -> Result<Value, ToolError> {
     let path = p.path.as_deref().map(|path| resolve(cx, path));
-    Ok(answer(d, path.as_deref(), None))
+    Ok(answer(d, path.as_deref(), p.name.as_deref(), None))
 }
 
 async fn clear(d: &Debugger, p: PathParams, cx: &Cx) -> Result<Value, ToolError> {
@@ -364,7 +385,7 @@ async fn clear(d: &Debugger, p: PathParams, cx: &Cx) -> Result<Value, ToolError>
     for file in files {
         push(d, file.as_deref()).await?;
     }
-    let mut data = answer(d, None, None);
+    let mut data = answer(d, None, None, None);
     data["removed"] = json!(removed.len());
     Ok(data)
 }

@@ -113,6 +113,8 @@ pub(crate) struct Breakpoint {
     pub condition: Option<String>,
     pub hit_condition: Option<String>,
     pub log_message: Option<String>,
+    /// The user's own name for it.
+    pub name: Option<String>,
 }
 
 #[derive(Default)]
