@@ -486,3 +486,47 @@ fn run_to_a_line_leaves_no_breakpoint_behind() {
     let v = h.call("debug_run_to_cursor", json!({"line": 13}));
     assert_eq!(v["error"]["code"], "E_NO_EDITOR", "{v:#}");
 }
+
+/// Whether a process runs (a zombie, waiting for a parent that is not us, has ended).
+fn alive(pid: i64) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+}
+
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn sequential_sessions_leave_no_process_behind() {
+    let h = Harness::debugpy();
+    let program = program();
+    let mut pids = Vec::new();
+    let mut rss = Vec::new();
+    for round in 0..10 {
+        let v = h.ok("debug_start", json!({"program": program, "stopOnEntry": true}));
+        pids.push(v["data"]["adapterPid"].as_i64().unwrap());
+        pids.extend(v["data"]["pid"].as_i64());
+        h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+        h.ok("debug_stop", json!({}));
+        if round % 5 == 4 {
+            rss.push(rss_kib());
+        }
+    }
+    eprintln!("RSS after every 5 sessions (KiB): {rss:?}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left: Vec<i64> = pids.iter().copied().filter(|p| alive(*p)).collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "processes left behind: {left:?}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(h.ok("debug_list_sessions", json!({}))["data"]["count"], 0);
+}
