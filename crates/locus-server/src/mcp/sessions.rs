@@ -72,7 +72,12 @@ struct Book {
     live: HashMap<SessionId, Usage>,
     /// Sessions closed since memory was last handed back.
     closed_since_trim: usize,
+    /// On how many more sweeps memory is handed back.
+    trims_due: u32,
 }
+
+/// On how many sweeps after sessions closed memory is handed back.
+const TRIMS_AFTER_CLOSING: u32 = 3;
 
 /// rmcp's session manager, bounded (see the module docs).
 #[derive(Debug)]
@@ -192,10 +197,19 @@ impl Sessions {
         for id in &idle {
             self.evict(id).await;
         }
-        let closed = std::mem::take(&mut lock(&self.book).closed_since_trim);
-        if closed > 0 {
-            // The session tasks finish on the runtime's threads after their close; let them
-            // run before handing the memory back.
+        let trim = {
+            let mut book = lock(&self.book);
+            // The session tasks finish on the runtime's threads some time after their close:
+            // memory is handed back on this sweep and the next few, so that what they free
+            // late goes back too.
+            if std::mem::take(&mut book.closed_since_trim) > 0 {
+                book.trims_due = TRIMS_AFTER_CLOSING;
+            }
+            let due = book.trims_due > 0;
+            book.trims_due = book.trims_due.saturating_sub(1);
+            due
+        };
+        if trim {
             tokio::task::yield_now().await;
             trim_heap();
         }
