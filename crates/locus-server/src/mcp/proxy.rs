@@ -27,7 +27,9 @@ use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::json;
 
 use super::discovery::{self, Record};
-use super::server::{LocusServer, TIMEOUT_META, mcp_result, requested_timeout, server_config};
+use super::server::{
+    LocusServer, TIMEOUT_META, effective_timeout, mcp_result, requested_timeout, server_config,
+};
 
 /// How often a forwarded call checks that its sidecar still lives.
 pub const LIVENESS_POLL: Duration = Duration::from_millis(100);
@@ -121,7 +123,8 @@ struct Inner {
 }
 
 impl Proxy {
-    /// Serves the workspace holding `workspace`; `timeout` overrides every tool's.
+    /// Serves the workspace holding `workspace`; `timeout` (`--timeout`) replaces the default
+    /// timeout of tools that have none of their own.
     pub fn new(workspace: PathBuf, timeout: Option<Duration>) -> Proxy {
         let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
         let host: Arc<dyn Host> = Arc::new(Detached::new());
@@ -184,12 +187,14 @@ impl Proxy {
 
     /// The timeout of a call: its own `_meta` value, else `--timeout`, else the tool's.
     fn timeout_of(&self, request: &CallToolRequestParams, asked: Option<Duration>) -> Duration {
-        asked.or(self.inner.timeout).unwrap_or_else(|| {
-            self.inner
-                .catalogue
-                .get(&request.name)
-                .map_or(locus_tools::DEFAULT_TIMEOUT, |e| e.spec().timeout)
-        })
+        let catalogue = &self.inner.catalogue;
+        effective_timeout(catalogue, &request.name, asked, self.inner.timeout).unwrap_or_else(
+            || {
+                catalogue
+                    .get(&request.name)
+                    .map_or(locus_tools::DEFAULT_TIMEOUT, |e| e.spec().timeout)
+            },
+        )
     }
 
     async fn forward(
@@ -261,7 +266,8 @@ impl ServerHandler for Proxy {
             };
             let pid = up.record.pid;
             // Dropping the forwarded call (on cancellation) sends notifications/cancelled on.
-            let forwarded = Self::forward(&up, request.clone(), asked.or(self.inner.timeout));
+            let own = effective_timeout(&self.inner.catalogue, &name, asked, self.inner.timeout);
+            let forwarded = Self::forward(&up, request.clone(), own);
             let watched = tokio::select! {
                 _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
                 w = watch(pid, deadline, forwarded) => w,

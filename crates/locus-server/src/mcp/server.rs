@@ -32,7 +32,8 @@ pub struct LocusServer {
 }
 
 impl LocusServer {
-    /// Serves `catalogue` over `host`; `timeout` overrides every tool's own.
+    /// Serves `catalogue` over `host`; `timeout` (`--timeout`) replaces the catalogue's default
+    /// timeout, not the longer ones tools have of their own.
     pub fn new(
         catalogue: Arc<Catalogue>,
         host: Arc<dyn Host>,
@@ -93,6 +94,21 @@ pub fn mcp_result(outcome: Outcome) -> CallToolResult {
     result
 }
 
+/// A call's timeout (DESIGN §4): its own (`asked`, from `_meta`) wins; else `default`
+/// (`locus mcp --timeout`) for tools on the catalogue's default timeout, while tools with one of
+/// their own (the waiting debug tools' 90 s) keep it; `None`: the tool's own.
+pub fn effective_timeout(
+    catalogue: &Catalogue,
+    tool: &str,
+    asked: Option<Duration>,
+    default: Option<Duration>,
+) -> Option<Duration> {
+    let on_default = catalogue
+        .get(tool)
+        .is_none_or(|entry| entry.spec().timeout == locus_tools::DEFAULT_TIMEOUT);
+    asked.or(default.filter(|_| on_default))
+}
+
 /// The timeout a request asks for in its `_meta` (rmcp moves `_meta` into the context).
 pub fn requested_timeout(
     request: &CallToolRequestParams,
@@ -125,7 +141,12 @@ impl ServerHandler for LocusServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.clone().map(Value::Object).unwrap_or(Value::Null);
         let options = CallOptions {
-            timeout: requested_timeout(&request, &context).or(self.timeout),
+            timeout: effective_timeout(
+                &self.catalogue,
+                &request.name,
+                requested_timeout(&request, &context),
+                self.timeout,
+            ),
             cancel: context.ct.clone(),
             request_id: None,
         };

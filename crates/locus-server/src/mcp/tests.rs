@@ -313,3 +313,18 @@ async fn invalid_params_are_tool_errors_with_a_hint() {
     let e = envelope(&call(&client, "nope_nothing", json!({})).await).clone();
     assert_eq!(e["error"]["code"], "E_NOT_FOUND");
 }
+
+/// `locus mcp --timeout` replaces the catalogue's default only: the waiting debug tools keep
+/// their 90 s, and a call's own `_meta` timeout wins over both (DESIGN §4).
+#[test]
+fn the_timeout_option_replaces_only_the_default() {
+    use super::server::effective_timeout;
+    let catalogue = locus_tools::standard(Options::from_env());
+    let option = Some(Duration::from_millis(200));
+    let own = Some(Duration::from_secs(5));
+    assert_eq!(effective_timeout(&catalogue, "symbol_outline", None, option), option);
+    assert_eq!(effective_timeout(&catalogue, "debug_wait_for_stop", None, option), None);
+    assert_eq!(effective_timeout(&catalogue, "debug_wait_for_stop", own, option), own);
+    assert_eq!(effective_timeout(&catalogue, "symbol_outline", own, option), own);
+    assert_eq!(effective_timeout(&catalogue, "symbol_outline", None, None), None);
+}
