@@ -225,6 +225,11 @@ class Helix:
         self.escape()
         self.keys(":q!", "Enter")
 
+    def alive(self) -> bool:
+        """Whether `hx` still runs: its tmux session ends when it exits."""
+        run = subprocess.run([self.tmux, "-L", self.socket, "has-session", "-t", "hx"], capture_output=True, timeout=WAIT)
+        return run.returncode == 0
+
     def close(self):
         subprocess.run([self.tmux, "-L", self.socket, "kill-server"], capture_output=True, timeout=WAIT)
 
@@ -338,10 +343,13 @@ def test_informational_lines_stay_off_stderr_and_exit_is_clean(helix):
     assert len(discovery) == 1
     pid = int(discovery[0].stem)
     helix.quit()
-    wait_for("Helix to send shutdown and exit", lambda: helix.sent("exit"))
-    # Helix kills its servers right after `exit` (tokio's kill_on_drop), sometimes before
-    # Locus has removed its discovery file; whoever lists discovery files next removes a dead
-    # process's (DESIGN §6).
+    wait_for("Helix to send shutdown", lambda: helix.sent("shutdown"))
+    # `exit` is queued to Helix's writer task as Helix itself exits, so whether it reaches the
+    # wire (and Helix's log) is a race that Helix does not wait for; the test must not depend on
+    # it. Either way Helix kills its servers (tokio's kill_on_drop), sometimes before Locus has
+    # removed its discovery file; whoever lists discovery files next removes a dead process's
+    # (DESIGN §6).
+    wait_for("Helix to exit", lambda: not helix.alive())
     wait_for("locus lsp to exit", lambda: not running(pid))
 
     def listed_and_gone():
