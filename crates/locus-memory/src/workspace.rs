@@ -5,6 +5,11 @@ use std::path::{Component, Path, PathBuf};
 /// The folders Locus serves (the editor's workspace folders, `--workspace`, or the current
 /// directory). A session belongs to the workspace when its working directory or workspace
 /// folder is one of these roots or lies inside one; with nested roots, the deepest wins.
+///
+/// A root that is the filesystem root or the user's home directory holds every project:
+/// only sessions started in that very directory belong to it, never those of the projects
+/// below it (an agent that starts `locus mcp` from `/` must not take another project's
+/// conversation for its own).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
     roots: Vec<Root>,
@@ -17,11 +22,19 @@ struct Root {
     /// The spellings it may appear under in transcripts: as given, and with symlinks
     /// resolved (`/tmp` against `/private/tmp` on macOS).
     forms: Vec<PathBuf>,
+    /// The filesystem root or the home directory: it holds only what is exactly there.
+    broad: bool,
 }
 
 impl Workspace {
     /// A workspace of these roots. Relative roots are taken from the current directory.
     pub fn new<P: AsRef<Path>>(roots: &[P]) -> Workspace {
+        let home: Vec<PathBuf> = ["HOME", "USERPROFILE"]
+            .into_iter()
+            .filter_map(std::env::var_os)
+            .filter(|h| !h.is_empty())
+            .map(|h| normalize(Path::new(&h)))
+            .collect();
         let roots = roots
             .iter()
             .map(|root| {
@@ -40,7 +53,8 @@ impl Workspace {
                 {
                     forms.push(real);
                 }
-                Root { shown, forms }
+                let broad = forms.iter().any(|f| f.parent().is_none() || home.contains(f));
+                Root { shown, forms, broad }
             })
             .collect();
         Workspace { roots }
@@ -51,7 +65,8 @@ impl Workspace {
         self.roots.iter().map(|r| r.shown.as_path())
     }
 
-    /// The deepest root that holds `folder` (equal to it or an ancestor of it), if any.
+    /// The deepest root that holds `folder` (equal to it or an ancestor of it; only equal to
+    /// it for the filesystem root and the home directory), if any.
     pub fn root_of(&self, folder: &Path) -> Option<&Path> {
         let folder = normalize(folder);
         self.roots
@@ -59,7 +74,11 @@ impl Workspace {
             .filter_map(|r| {
                 r.forms
                     .iter()
-                    .filter(|form| folder.starts_with(form))
+                    .filter(
+                        |form| {
+                            if r.broad { folder == **form } else { folder.starts_with(form) }
+                        },
+                    )
                     .map(|form| form.components().count())
                     .max()
                     .map(|depth| (depth, r.shown.as_path()))
@@ -71,11 +90,28 @@ impl Workspace {
     /// Whether any root could have been escaped into this Claude Code project directory
     /// name (`/home/u/my-app` → `-home-u-my-app`, sub-folders add `-…`).
     pub(crate) fn matches_claude_dir(&self, dir_name: &str) -> bool {
-        self.roots.iter().flat_map(|r| &r.forms).any(|form| {
-            let escaped = claude_escape(form);
-            dir_name == escaped
-                || dir_name.strip_prefix(&escaped).is_some_and(|rest| rest.starts_with('-'))
+        self.roots.iter().any(|r| {
+            r.forms.iter().any(|form| {
+                let escaped = claude_escape(form);
+                dir_name == escaped
+                    || (!r.broad
+                        && dir_name
+                            .strip_prefix(&escaped)
+                            .is_some_and(|rest| rest.starts_with('-')))
+            })
         })
+    }
+
+    /// Whether every root is the filesystem root or the home directory, which hold only the
+    /// sessions started exactly there.
+    pub fn is_broad(&self) -> bool {
+        !self.roots.is_empty() && self.roots.iter().all(|r| r.broad)
+    }
+
+    /// The roots whose folders may be walked (not the filesystem root or the home
+    /// directory), each with its spellings.
+    pub(crate) fn walkable_roots(&self) -> impl Iterator<Item = (&Path, &[PathBuf])> {
+        self.roots.iter().filter(|r| !r.broad).map(|r| (r.shown.as_path(), r.forms.as_slice()))
     }
 
     /// Each spelling of each root, for stores keyed by a hash or a name of the folder.
@@ -174,6 +210,20 @@ mod tests {
             ws.root_of(Path::new("/nonexistent/ws/./sub/../sub/")),
             Some(Path::new("/nonexistent/ws/sub"))
         );
+    }
+
+    #[test]
+    fn the_filesystem_root_holds_only_itself() {
+        let ws = Workspace::new(&["/"]);
+        assert!(ws.is_broad());
+        assert_eq!(ws.root_of(Path::new("/home/u/project")), None);
+        assert_eq!(ws.root_of(Path::new("/")), Some(Path::new("/")));
+        assert!(ws.matches_claude_dir("-"));
+        assert!(!ws.matches_claude_dir("-home-u-project"));
+        // Beside a project root, the project still holds its own folders.
+        let ws = Workspace::new(&["/", "/nonexistent/p"]);
+        assert!(!ws.is_broad());
+        assert_eq!(ws.root_of(Path::new("/nonexistent/p/src")), Some(Path::new("/nonexistent/p")));
     }
 
     #[test]

@@ -70,14 +70,10 @@ fn fixture(name: &str) -> (Scratch, PathBuf, PathBuf) {
     (Scratch(root), home, workspace)
 }
 
-/// Runs `locus call` in `dir` with only `home` as the user's home.
-fn locus_call(home: &Path, dir: &Path, args: &[&str]) -> (bool, Value) {
+/// `locus ARGS` in `dir` with only `home` as the user's home.
+fn locus(home: &Path, dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_locus"));
-    cmd.arg("call")
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", home)
-        .env("XDG_RUNTIME_DIR", home.join("run"));
+    cmd.args(args).current_dir(dir).env("HOME", home).env("XDG_RUNTIME_DIR", home.join("run"));
     for var in [
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
@@ -90,6 +86,13 @@ fn locus_call(home: &Path, dir: &Path, args: &[&str]) -> (bool, Value) {
     ] {
         cmd.env_remove(var);
     }
+    cmd
+}
+
+/// Runs `locus call` in `dir` with only `home` as the user's home.
+fn locus_call(home: &Path, dir: &Path, args: &[&str]) -> (bool, Value) {
+    let mut cmd = locus(home, dir, &["call"]);
+    cmd.args(args);
     let out = cmd.output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let envelope = serde_json::from_str(&stdout)
@@ -150,4 +153,104 @@ fn list_and_errors_through_the_command_line() {
     assert!(!ok);
     assert_eq!(v["error"]["code"], "E_NOT_FOUND");
     assert_eq!(v["error"]["message"], "No active dialog found");
+}
+
+fn listed(v: &Value) -> Vec<String> {
+    v["data"]["sessions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sessions in {v}"))
+        .iter()
+        .map(|s| format!("{} {}", s["source"].as_str().unwrap(), s["folder"].as_str().unwrap()))
+        .collect()
+}
+
+/// `--workspace` decides which sessions are the workspace's, wherever `locus call` runs;
+/// started from `/` without it, no project's sessions are taken for the current dialog.
+#[test]
+fn call_honours_workspace_and_the_filesystem_root_holds_no_project() {
+    let (_scratch, home, workspace) = fixture("workspace");
+    let ws = workspace.to_str().unwrap();
+    let root = Path::new("/");
+    let (ok, v) = locus_call(&home, root, &["dialog_list_sessions", "--workspace", ws]);
+    assert!(ok, "{v}");
+    assert_eq!(v["data"]["workspace"], json!([ws]), "{v}");
+    assert_eq!(listed(&v), [format!("codex {ws}"), format!("claude-code {ws}")], "{v}");
+    let (ok, v) = locus_call(&home, root, &["dialog_get_first_request", "--workspace", ws]);
+    assert!(ok, "{v}");
+    assert_eq!(v["data"]["sessionId"], "0199c0de-0000-7000-8000-000000000004");
+
+    // From `/` itself: every session lies below it, none is this workspace's.
+    let (ok, v) = locus_call(&home, root, &["dialog_list_sessions"]);
+    assert!(ok, "{v}");
+    assert_eq!(v["data"]["workspace"], json!(["/"]), "{v}");
+    assert_eq!(listed(&v), Vec::<String>::new(), "{v}");
+    let (ok, v) = locus_call(&home, root, &["dialog_get_first_request"]);
+    assert!(!ok);
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND", "{v}");
+    let hint = v["error"]["hint"].as_str().unwrap();
+    assert!(hint.contains("--workspace"), "the hint names the way out: {hint}");
+    // A session id still reads any session.
+    let (ok, v) = locus_call(
+        &home,
+        root,
+        &["dialog_get_first_request", "--param", "sessionId=c1a0de00-0000-4000-8000-000000000099"],
+    );
+    assert!(ok, "{v}");
+    assert_eq!(v["data"]["firstRequest"], "Not this workspace.");
+}
+
+/// `locus mcp --workspace DIR` started from `/` with no sidecar serves the dialog tools for
+/// DIR, spoken to over stdio as an MCP client does.
+#[test]
+fn mcp_in_process_honours_workspace() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let (_scratch, home, workspace) = fixture("mcp");
+    let ws = workspace.to_str().unwrap();
+    let mut child = locus(&home, Path::new("/"), &["mcp", "--workspace", ws])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(serde_json::from_str(&line).unwrap_or(Value::Null)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut send = |m: Value| {
+        writeln!(stdin, "{m}").unwrap();
+        stdin.flush().unwrap();
+    };
+    let answer = |id: i64| loop {
+        let m = rx.recv_timeout(Duration::from_secs(20)).expect("locus mcp answers");
+        if m["id"] == json!(id) {
+            return m;
+        }
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}),
+    );
+    let init = answer(1);
+    assert_eq!(init["result"]["serverInfo"]["name"], "locus", "{init}");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}));
+    let call = |id: i64, tool: &str| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {}}});
+    send(call(2, "dialog_list_sessions"));
+    let r = answer(2);
+    let v = &r["result"]["structuredContent"];
+    assert_eq!(listed(v), [format!("codex {ws}"), format!("claude-code {ws}")], "{r}");
+    send(call(3, "dialog_get_first_request"));
+    let r = answer(3);
+    let v = &r["result"]["structuredContent"];
+    assert_eq!(v["data"]["sessionId"], "0199c0de-0000-7000-8000-000000000004", "{r}");
+    let _ = child.kill();
+    let _ = child.wait();
 }

@@ -79,17 +79,25 @@ pub struct BridgeStatus {
 pub struct Detached {
     started: SystemTime,
     one_shot: bool,
+    /// The folder served (`--workspace`, else the directory `locus` was started in).
+    workspace: Option<PathBuf>,
 }
 
 impl Detached {
     /// A detached host started now.
     pub fn new() -> Detached {
-        Detached { started: SystemTime::now(), one_shot: false }
+        Detached { started: SystemTime::now(), one_shot: false, workspace: None }
     }
 
     /// A detached host for one call in a process that ends with it (`locus call`).
     pub fn one_shot() -> Detached {
-        Detached { started: SystemTime::now(), one_shot: true }
+        Detached { started: SystemTime::now(), one_shot: true, workspace: None }
+    }
+
+    /// The same host serving `folder` (`--workspace`): its workspace folder, for the tools
+    /// that are about a workspace (`dialog_*`), instead of the current directory.
+    pub fn in_workspace(self, folder: PathBuf) -> Detached {
+        Detached { workspace: Some(folder), ..self }
     }
 }
 
@@ -111,7 +119,10 @@ impl Host for Detached {
             editors_connected: 0,
             active_editor: None,
             documents_open: 0,
-            workspace_folders: std::env::current_dir().into_iter().collect(),
+            workspace_folders: match &self.workspace {
+                Some(folder) => vec![folder.clone()],
+                None => std::env::current_dir().into_iter().collect(),
+            },
             endpoint: None,
             started: self.started,
             pid: std::process::id(),

@@ -204,7 +204,7 @@ async fn call_anywhere(
         }
     }
     // The process ends with this call: tools that would leave a session behind refuse.
-    let host: Arc<dyn Host> = Arc::new(Detached::one_shot());
+    let host: Arc<dyn Host> = Arc::new(Detached::one_shot().in_workspace(dir.to_path_buf()));
     let server = LocusServer::new(catalogue, host, timeout);
     server.call(tool, Value::Object(args), CallOptions::default()).await.envelope.to_json()
 }

@@ -127,7 +127,7 @@ impl Proxy {
     /// timeout of tools that have none of their own.
     pub fn new(workspace: PathBuf, timeout: Option<Duration>) -> Proxy {
         let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
-        let host: Arc<dyn Host> = Arc::new(Detached::new());
+        let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(workspace.clone()));
         Proxy {
             inner: Arc::new(Inner {
                 local: LocusServer::new(catalogue.clone(), host, timeout),

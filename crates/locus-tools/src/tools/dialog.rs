@@ -288,7 +288,8 @@ fn warnings(w: &[Warning]) -> Vec<String> {
     w.iter().map(ToString::to_string).collect()
 }
 
-/// The workspace the host serves: its folders, else the working directory.
+/// The workspace the host serves: its folders (the editor's, or `--workspace` of `locus mcp`
+/// and `locus call`), else the working directory.
 fn workspace(cx: &Cx) -> (Workspace, Vec<PathBuf>) {
     let mut folders = cx.host.status().workspace_folders;
     if folders.is_empty() {
@@ -306,6 +307,15 @@ fn tool_error(e: MemoryError, folders: &[PathBuf]) -> ToolError {
     };
     let shown: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
     let (hint, details) = match &e {
+        MemoryError::NoActiveDialog if Workspace::new(folders).is_broad() => (
+            format!(
+                "The workspace is {}, which holds every project: only sessions started exactly there count. \
+                 Start Locus for the project (`locus mcp --workspace DIR`, `locus call … --workspace DIR`), \
+                 or pass sessionId",
+                shown.join(", ")
+            ),
+            json!({"workspace": shown}),
+        ),
         MemoryError::NoActiveDialog => (
             format!(
                 "No Claude Code, Codex, Gemini CLI or Copilot Chat transcript has its working directory in this workspace ({}); \
