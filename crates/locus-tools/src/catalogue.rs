@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -44,6 +45,14 @@ pub trait Tool: Send + Sync + 'static {
     /// A one-line readable summary of a result, for MCP's text content.
     fn summary(&self, output: &Self::Output, cx: &Cx) -> String;
 
+    /// The JSON Schema of [`Tool::Output`] as it serializes (the envelope's `data`), for the
+    /// tool's MCP `outputSchema`: `Some(params::output_schema_for::<Self::Output>())` when
+    /// the output type derives `JsonSchema`. `None` (the default) leaves `data` undescribed;
+    /// the envelope around it is described for every tool.
+    fn data_schema(&self) -> Option<Map<String, Value>> {
+        None
+    }
+
     /// The envelope's `debugContext` for this call, computed after the handler finished
     /// (successful or not, timed out or cancelled), bounded by [`CONTEXT_BOUND`]. A family
     /// whose tools share a state (the debug family's sessions) answers it from that state;
@@ -79,6 +88,7 @@ type ContextHook = dyn Fn(Cx) -> BoxFuture<'static, Option<Value>> + Send + Sync
 pub struct Entry {
     spec: ToolSpec,
     schema: Arc<Map<String, Value>>,
+    output_schema: Arc<Map<String, Value>>,
     params: Vec<ParamHint>,
     handler: Box<Handler>,
     context: Box<ContextHook>,
@@ -90,6 +100,7 @@ impl Entry {
         let spec = tool.spec();
         let schema = Arc::new(params::schema_for::<T::Params>());
         let params = params::hints(&schema);
+        let output_schema = Arc::new(crate::envelope::schema(tool.data_schema().as_ref()));
         let tool = Arc::new(tool);
         let for_context = tool.clone();
         let context: Box<ContextHook> = Box::new(move |cx| {
@@ -116,7 +127,7 @@ impl Entry {
         let deserialize = |args: Value| {
             serde_json::from_value::<T::Params>(args).map(|_| ()).map_err(|e| e.to_string())
         };
-        Entry { spec, schema, params, handler, context, deserialize }
+        Entry { spec, schema, output_schema, params, handler, context, deserialize }
     }
 
     /// The tool's metadata.
@@ -127,6 +138,12 @@ impl Entry {
     /// The input schema (a JSON Schema `object`).
     pub fn input_schema(&self) -> &Arc<Map<String, Value>> {
         &self.schema
+    }
+
+    /// The output schema: the envelope (both forms), with the tool's `data` schema where it
+    /// gives one ([`Tool::data_schema`]).
+    pub fn output_schema(&self) -> &Arc<Map<String, Value>> {
+        &self.output_schema
     }
 
     /// Whether the parameter type's own `Deserialize` accepts `args`, with no schema check:
@@ -250,7 +267,11 @@ impl Catalogue {
             cancel: cancel.clone(),
             editor_context: editor_context.clone(),
         };
-        let run = (entry.handler)(args, cx.clone());
+        // A panic in the tool (a bug) fails this call with E_INTERNAL; the tool's state is
+        // its own to keep consistent (locks are not held across a panic's unwinding here).
+        let run = std::panic::AssertUnwindSafe((entry.handler)(args, cx.clone()))
+            .catch_unwind()
+            .map(|r| r.unwrap_or_else(|panic| Err(panicked(name, panic.as_ref()))));
         let result = tokio::select! {
             biased;
             _ = options.cancel.cancelled() => Err(ToolError::new(ErrorCode::Cancelled, format!("`{name}` was cancelled"))),
@@ -262,8 +283,15 @@ impl Catalogue {
         };
         // Work the handler left on other threads sees this and stops.
         cancel.cancel();
-        let debug_context =
-            tokio::time::timeout(CONTEXT_BOUND, (entry.context)(cx)).await.ok().flatten();
+        let context_hook = std::panic::AssertUnwindSafe((entry.context)(cx)).catch_unwind();
+        let debug_context = match tokio::time::timeout(CONTEXT_BOUND, context_hook).await {
+            Ok(Ok(context)) => context,
+            Ok(Err(_)) => {
+                host.warn(&format!("the debugContext of `{name}` panicked"));
+                None
+            }
+            Err(_) => None,
+        };
         let context =
             editor_context.map(|c| Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
         match result {
@@ -281,6 +309,17 @@ impl Catalogue {
             }
         }
     }
+}
+
+/// The error of a tool that panicked, with the panic's message.
+fn panicked(name: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    ToolError::new(ErrorCode::Internal, format!("`{name}` failed with a bug in Locus: {message}"))
+        .with_details(serde_json::json!({"panic": message}))
 }
 
 fn failure(e: ToolError, meta: Meta) -> Outcome {

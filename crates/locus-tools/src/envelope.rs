@@ -195,6 +195,61 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// The JSON Schema of the envelope (a tool's MCP `outputSchema`, DESIGN §4): both forms, the
+/// error included, since clients validate `structuredContent` even when `isError` is set.
+/// `data` is described by `data` when the tool gives its schema, else any JSON value; the
+/// `$defs` of `data` (recursive types) move to the root, where their `$ref`s point.
+pub fn schema(data: Option<&serde_json::Map<String, Value>>) -> serde_json::Map<String, Value> {
+    use serde_json::json;
+    let mut data = data.cloned().unwrap_or_default();
+    let defs = data.remove("$defs");
+    data.remove("title");
+    if !data.contains_key("description") {
+        data.insert("description".into(), json!("The tool's answer (on success)."));
+    }
+    let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    let mut schema = json!({
+        "type": "object",
+        "description": "The Locus envelope (docs/reference/envelope.md): `data` on success, `error` on failure.",
+        "properties": {
+            "ok": {"type": "boolean", "description": "Whether the tool succeeded."},
+            "type": {"enum": ["success", "error"]},
+            "data": data,
+            "error": {
+                "type": "object",
+                "description": "Why the tool failed (on failure).",
+                "properties": {
+                    "code": {"enum": codes, "description": "The stable error code."},
+                    "message": {"type": "string"},
+                    "hint": {"type": "string", "description": "What to do next."},
+                    "details": {"type": "object"}
+                },
+                "required": ["code", "message", "hint", "details"]
+            },
+            "editorContext": {"type": "object", "description": "The editor's context when the call started (docs/reference/editor-context.md); omitted when there is none."},
+            "debugContext": {"type": "object", "description": "The debug session's context, for debug tools while a session exists."},
+            "meta": {
+                "type": "object",
+                "properties": {
+                    "requestId": {"type": "string"},
+                    "tool": {"type": "string"},
+                    "timestamp": {"type": "string", "description": "When the call started, RFC 3339 in UTC."},
+                    "durationMs": {"type": "number"}
+                },
+                "required": ["requestId", "tool", "timestamp", "durationMs"]
+            }
+        },
+        "required": ["ok", "type", "meta"]
+    });
+    if let (Some(defs), Value::Object(map)) = (defs, &mut schema) {
+        map.insert("$defs".into(), defs);
+    }
+    match schema {
+        Value::Object(map) => map,
+        _ => unreachable!("a JSON object literal"),
+    }
+}
+
 /// Formats a time since the Unix epoch as RFC 3339 in UTC with milliseconds
 /// (`2026-11-03T14:05:09.123Z`).
 pub fn rfc3339(since_epoch: std::time::Duration) -> String {

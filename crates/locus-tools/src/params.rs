@@ -33,6 +33,26 @@ pub fn schema_for<T: JsonSchema>() -> Map<String, Value> {
     map
 }
 
+/// The JSON Schema of a tool's `data` type `T` (for the envelope's output schema): inline
+/// where it can be, with `$defs` for recursive types (see [`crate::envelope::schema`]).
+pub fn output_schema_for<T: JsonSchema>() -> Map<String, Value> {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+            // What serializes: `skip_serializing_if` members are optional.
+            s.contract = schemars::generate::Contract::Serialize;
+        })
+        .into_generator();
+    let schema = generator.into_root_schema_for::<T>();
+    let mut map = match schema.to_value() {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    map.remove("$schema");
+    map
+}
+
 /// The parameters a schema describes, in the schema's order.
 pub fn hints(schema: &Map<String, Value>) -> Vec<ParamHint> {
     let required = required(schema);
@@ -149,7 +169,8 @@ fn invalid(name: &str, p: &Value, problem: String, received: Option<&Value>) -> 
 }
 
 /// Checks `args` against `schema`: an error names the first offending parameter, what was
-/// expected and an example. `null` (no arguments) counts as `{}`.
+/// expected and an example. `null` (no arguments) counts as `{}`, and an optional parameter
+/// given as `null` counts as omitted (many clients send `null` for what they leave out).
 pub fn check(schema: &Map<String, Value>, args: &Value) -> Result<(), ToolError> {
     let empty = Map::new();
     let args = match args {
@@ -193,6 +214,9 @@ pub fn check(schema: &Map<String, Value>, args: &Value) -> Result<(), ToolError>
             }
             continue;
         };
+        if value.is_null() && !required(schema).contains(&name.as_str()) {
+            continue;
+        }
         check_value(name, p, value)?;
     }
     Ok(())
@@ -212,6 +236,18 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
         && !values.contains(value)
     {
         return Err(invalid(name, p, format!("is {value}"), Some(value)));
+    }
+    if let Some((format, min, max)) = integer_format(p)
+        && let Some(n) = value.as_i64().map(i128::from).or(value.as_u64().map(i128::from))
+        && (n < min || n > max)
+    {
+        let bound = if n > max { format!("at most {max}") } else { format!("at least {min}") };
+        return Err(invalid(
+            name,
+            p,
+            format!("is out of range ({value}; a {format} is {bound})"),
+            Some(value),
+        ));
     }
     if let Some(n) = value.as_f64() {
         let below = p.get("minimum").and_then(Value::as_f64).is_some_and(|min| n < min);
@@ -236,13 +272,41 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
     Ok(())
 }
 
+/// The bounds of an integer schema's `format` (`uint32`, …), which schemars writes for Rust's
+/// integer types without a `maximum`: a value beyond them would fail deserialization with a
+/// message naming no parameter.
+fn integer_format(p: &Value) -> Option<(&str, i128, i128)> {
+    let format = p.get("format")?.as_str()?;
+    let (min, max) = match format {
+        "uint8" => (0, u8::MAX.into()),
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        _ => return None,
+    };
+    Some((format, min, max))
+}
+
 /// Checks `args` against `schema`, then deserializes them into `T` (whose schema it is).
 pub fn parse<T: DeserializeOwned>(
     schema: &Map<String, Value>,
     args: Value,
 ) -> Result<T, ToolError> {
     check(schema, &args)?;
-    let args = if args.is_null() { Value::Object(Map::new()) } else { args };
+    let args = match args {
+        Value::Null => Value::Object(Map::new()),
+        // Optional parameters given as `null` are omitted (see [`check`]).
+        Value::Object(mut map) => {
+            let required = required(schema);
+            map.retain(|k, v| !v.is_null() || required.contains(&k.as_str()));
+            Value::Object(map)
+        }
+        other => other,
+    };
     serde_json::from_value(args).map_err(|e| {
         ToolError::new(
             ErrorCode::InvalidParams,

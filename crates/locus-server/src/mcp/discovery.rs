@@ -119,18 +119,40 @@ pub fn list() -> Vec<Record> {
 
 /// [`list`] for the discovery directory `dir`.
 pub fn list_in(dir: &Path) -> Vec<Record> {
+    let survey = survey_in(dir);
+    for why in survey.refused {
+        refuse(why);
+    }
+    survey.records
+}
+
+/// What a discovery directory holds: the trusted records, and why anything else was refused
+/// (for `locus doctor`, which reports rather than warns).
+#[derive(Debug, Default)]
+pub struct Survey {
+    /// The live sidecars whose files can be trusted, by pid.
+    pub records: Vec<Record>,
+    /// One sentence per refused (or removed stale) file or directory.
+    pub refused: Vec<String>,
+}
+
+/// Reads `dir` as [`list_in`] does (files of dead processes are removed), returning the
+/// refusals instead of printing them.
+pub fn survey_in(dir: &Path) -> Survey {
+    let mut survey = Survey::default();
     match fs::symlink_metadata(dir) {
-        Err(_) => return Vec::new(),
+        Err(_) => return survey,
         Ok(_) => {
             if let Err(why) = check_dir(dir) {
-                refuse(format!("refusing the discovery directory {}: {why}", dir.display()));
-                return Vec::new();
+                survey
+                    .refused
+                    .push(format!("refusing the discovery directory {}: {why}", dir.display()));
+                return survey;
             }
         }
     }
-    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
+    let Ok(entries) = fs::read_dir(dir) else { return survey };
     let now = now_ms();
-    let mut records = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         let Some(pid) = path
@@ -149,21 +171,25 @@ pub fn list_in(dir: &Path) -> Vec<Record> {
             Ok(mut record) => {
                 // A time in the future (a skewed clock, or a forgery) must not win every tie.
                 record.last_active_ms = record.last_active_ms.min(now);
-                records.push(record);
+                survey.records.push(record);
             }
             Err(Refusal::Stale(why)) => {
                 // The user's own file, left by a sidecar that was killed, whose pid now
                 // belongs to another process.
                 let _ = fs::remove_file(&path);
-                refuse(format!("removed the stale discovery file {}: {why}", path.display()));
+                survey
+                    .refused
+                    .push(format!("removed the stale discovery file {}: {why}", path.display()));
             }
             Err(Refusal::Untrusted(why)) => {
-                refuse(format!("refusing the discovery file {}: {why}", path.display()));
+                survey
+                    .refused
+                    .push(format!("refusing the discovery file {}: {why}", path.display()));
             }
         }
     }
-    records.sort_by_key(|r| r.pid);
-    records
+    survey.records.sort_by_key(|r| r.pid);
+    survey
 }
 
 /// Why a discovery file is not used.
@@ -221,7 +247,7 @@ fn read_trusted(path: &Path, pid: u32) -> Result<Record, Refusal> {
 
 /// Whether `dir` can hold trusted files: a directory (not a link) of the user that neither
 /// the group nor others may write to.
-fn check_dir(dir: &Path) -> Result<(), String> {
+pub fn check_dir(dir: &Path) -> Result<(), String> {
     let meta = fs::symlink_metadata(dir).map_err(|e| format!("cannot stat it: {e}"))?;
     if !meta.is_dir() {
         return Err("it is not a directory".into());

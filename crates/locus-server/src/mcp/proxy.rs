@@ -16,9 +16,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use locus_tools::{Detached, Envelope, ErrorCode, Host, Meta, Outcome, ToolError};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, Implementation,
-    ListToolsResult, MetaObject, PaginatedRequestParams, RequestMetaObject, ResultType,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, CustomRequest,
+    CustomResult, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
+    RequestMetaObject, ResultType, ServerConfig,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -28,7 +28,8 @@ use serde_json::json;
 
 use super::discovery::{self, Record};
 use super::server::{
-    LocusServer, TIMEOUT_META, effective_timeout, mcp_result, requested_timeout, server_config,
+    LocusServer, TIMEOUT_META, custom_request_error, effective_timeout, mcp_result,
+    requested_timeout, server_config,
 };
 
 /// How often a forwarded call checks that its sidecar still lives.
@@ -307,6 +308,14 @@ impl ServerHandler for Proxy {
             Ok(answer) => answer,
             Err(_) => Ok(timed_out(&name, timeout, None, started)),
         }
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(custom_request_error(&request))
     }
 }
 

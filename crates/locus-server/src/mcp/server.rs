@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use locus_tools::{CallOptions, Catalogue, Entry, Host, Outcome};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, MetaObject, PaginatedRequestParams, RequestMetaObject, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
+    RequestMetaObject, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -56,11 +56,14 @@ pub fn server_config() -> ServerConfig {
     info
 }
 
-/// The MCP tool of a catalogue entry: the description as written, the guidance in
-/// annotations and `_meta`.
+/// The MCP tool of a catalogue entry: the description with the guidance after it (every
+/// client shows the description; few show `_meta`), the envelope's output schema, and the
+/// guidance again in annotations and `_meta`.
 pub fn mcp_tool(entry: &Entry) -> Tool {
     let s = entry.spec();
-    let mut tool = Tool::new(s.name, s.description, entry.input_schema().clone());
+    let description = format!("{}.\n\n{}", s.description, s.when_to_use.text());
+    let mut tool = Tool::new(s.name, description, entry.input_schema().clone());
+    tool.output_schema = Some(entry.output_schema().clone());
     tool.title = Some(s.title.to_string());
     let mut annotations = ToolAnnotations::default();
     annotations.title = Some(s.title.to_string());
@@ -92,6 +95,76 @@ pub fn mcp_result(outcome: Outcome) -> CallToolResult {
     result.content = vec![ContentBlock::text(outcome.summary)];
     result.structured_content = Some(outcome.envelope.to_json());
     result
+}
+
+/// The MCP requests rmcp parses into typed parameters: one of these that reaches
+/// `on_custom_request` had parameters rmcp could not read.
+const TYPED_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/call",
+    "tools/list",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// The answer to a request rmcp did not recognise: for a known method whose parameters did
+/// not parse (`tools/call` with `arguments: [...]` or without `name`), invalid params
+/// (-32602) saying what is wrong; otherwise method not found (-32601).
+pub fn custom_request_error(request: &CustomRequest) -> ErrorData {
+    let method = request.method.as_str();
+    if !TYPED_METHODS.contains(&method) {
+        return ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("unknown method `{method}`"),
+            None,
+        );
+    }
+    let params = request.params.as_ref();
+    let problem = if method == "tools/call" {
+        match params {
+            None | Some(Value::Null) => {
+                "tools/call needs params `{\"name\": TOOL, \"arguments\": {...}}`".to_string()
+            }
+            Some(Value::Object(p)) => match (p.get("name"), p.get("arguments")) {
+                (None, _) => {
+                    "tools/call needs `name`: the tool to call (tools/list lists them)".to_string()
+                }
+                (Some(n), _) if !n.is_string() => {
+                    format!("tools/call's `name` must be a string, not {n}")
+                }
+                (_, Some(a)) if !a.is_object() && !a.is_null() => format!(
+                    "tools/call's `arguments` must be a JSON object of named parameters, not {}",
+                    json_kind(a)
+                ),
+                _ => "tools/call's params do not fit the MCP schema".to_string(),
+            },
+            Some(other) => {
+                format!("tools/call's params must be an object, not {}", json_kind(other))
+            }
+        }
+    } else {
+        format!("the params of `{method}` do not fit the MCP schema")
+    };
+    ErrorData::invalid_params(problem, Some(json!({"method": method})))
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// A call's timeout (DESIGN §4): its own (`asked`, from `_meta`) wins; else `default`
@@ -152,5 +225,13 @@ impl ServerHandler for LocusServer {
         };
         let outcome = self.call(&request.name, args, options).await;
         Ok(mcp_result(outcome).into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(custom_request_error(&request))
     }
 }

@@ -240,6 +240,7 @@ async fn serve(
     );
     let router = axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(bad_bodies))
         .layer(axum::middleware::from_fn_with_state(Arc::<str>::from(token), guard));
     axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await
 }
@@ -294,6 +295,46 @@ async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> R
             response
         }
     }
+}
+
+/// The largest request body read (rmcp's own limit).
+const MAX_BODY: usize = 4 * 1024 * 1024;
+
+/// A JSON POST whose body is not a JSON-RPC message gets 400 with a JSON-RPC error: -32700
+/// when it is not JSON at all, -32600 when it is JSON but no message (rmcp answers both with
+/// 415, which says the Content-Type was wrong).
+async fn bad_bodies(request: Request, next: Next) -> Response {
+    let json_post = request.method() == axum::http::Method::POST
+        && request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"));
+    if !json_post {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Payload Too Large: the request body exceeds 4 MiB, or could not be read",
+        );
+    };
+    let response =
+        next.run(Request::from_parts(parts, axum::body::Body::from(bytes.clone()))).await;
+    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return response;
+    }
+    let (code, message) = match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+        Err(e) => (-32700, format!("Parse error: the body is not JSON: {e}")),
+        Ok(_) => (
+            -32600,
+            "Invalid Request: the body is JSON but not a JSON-RPC 2.0 request, notification or response".to_string(),
+        ),
+    };
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "application/json")], body.to_string())
+        .into_response()
 }
 
 fn refuse(status: StatusCode, message: &'static str) -> Response {

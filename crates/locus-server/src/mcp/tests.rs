@@ -94,9 +94,13 @@ async fn tools_list_carries_the_guidance() {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
     let t = tools.iter().find(|t| t.name == "editor_get_context").unwrap();
-    assert_eq!(
-        t.description.as_deref(),
-        Some("Get current editor cursor position, selection, and containing symbol context")
+    // The description every client shows carries when_to_use (issue 9, item 6).
+    let description = t.description.as_deref().unwrap();
+    assert!(
+        description.starts_with(
+            "Get current editor cursor position, selection, and containing symbol context.\n\nUSE FOR: understanding where the user is working"
+        ),
+        "{description}"
     );
     let meta = serde_json::to_value(&t.meta).unwrap();
     assert!(
@@ -327,4 +331,221 @@ fn the_timeout_option_replaces_only_the_default() {
     assert_eq!(effective_timeout(&catalogue, "debug_wait_for_stop", own, option), own);
     assert_eq!(effective_timeout(&catalogue, "symbol_outline", own, option), own);
     assert_eq!(effective_timeout(&catalogue, "symbol_outline", None, None), None);
+}
+
+// Issue 9, item 6: the small edges, through an rmcp client.
+
+/// A tool with a bug: it panics.
+struct Panics;
+
+impl Tool for Panics {
+    type Params = locus_tools::tools::NoParams;
+    type Output = Value;
+
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: "test_panic",
+            title: "Panic",
+            category: Category::Test,
+            description: "Panic, for the test that a bug in a tool fails only its own call",
+            when_to_use: WhenToUse {
+                use_for: &["tests"],
+                dont_use_for: &["anything else"],
+                patterns: &["none"],
+            },
+            timeout: DEFAULT_TIMEOUT,
+            enabled: true,
+            system: false,
+            read_only: true,
+        }
+    }
+
+    async fn run(&self, _: Self::Params, _: Cx) -> Result<Value, ToolError> {
+        tokio::task::yield_now().await;
+        panic!("a bug in test_panic")
+    }
+
+    fn summary(&self, _: &Value, _: &Cx) -> String {
+        String::new()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_tool_answers_e_internal_and_the_next_call_works() {
+    let state = Shared::new();
+    open_user_ts(&state);
+    let mut catalogue = all_tools();
+    catalogue.register(Panics);
+    let client = connect(server(catalogue, editor(&state), None)).await;
+    for _ in 0..2 {
+        let result = call(&client, "test_panic", json!({})).await;
+        assert_eq!(result.is_error, Some(true));
+        let e = envelope(&result);
+        assert_eq!(e["error"]["code"], "E_INTERNAL", "{e}");
+        assert!(e["error"]["message"].as_str().unwrap().contains("a bug in test_panic"), "{e}");
+        // The envelope is whole: the context of the call's start rides on it.
+        assert_eq!(e["editorContext"]["cursor"], json!({"line": 3, "character": 5}), "{e}");
+        // The next call works, and the editor state is as it was.
+        let e = envelope(&call(&client, "editor_get_context", json!({})).await).clone();
+        assert_eq!(e["ok"], true, "{e}");
+        assert_eq!(
+            e["editorContext"]["symbols"]["scopeHierarchy"],
+            "Class:UserService > Method:findUser"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_has_an_output_schema_of_the_envelope() {
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
+    let tools = client.peer().list_all_tools().await.unwrap();
+    for t in &tools {
+        let schema =
+            t.output_schema.as_ref().unwrap_or_else(|| panic!("{} has no outputSchema", t.name));
+        assert_eq!(schema["type"], "object", "{}", t.name);
+        assert_eq!(schema["required"], json!(["ok", "type", "meta"]), "{}", t.name);
+        for member in ["data", "error", "editorContext", "debugContext", "meta"] {
+            assert!(schema["properties"].get(member).is_some(), "{}: no {member}", t.name);
+        }
+        let description = t.description.as_deref().unwrap_or_default();
+        assert!(description.contains("USE FOR: "), "{}: {description}", t.name);
+    }
+    // A tool's own data schema, where it gives one (recursive types through `$defs`).
+    let outline = tools.iter().find(|t| t.name == "symbol_outline").unwrap();
+    let schema = outline.output_schema.as_ref().unwrap();
+    assert_eq!(
+        schema["properties"]["data"]["required"],
+        json!(["file", "source", "totalInDocument", "shown", "symbols"])
+    );
+    assert_eq!(
+        schema["$defs"]["OutlineSymbol"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/OutlineSymbol"
+    );
+}
+
+/// A scratch directory with a 25-line Python file.
+fn scratch_python() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("locus-item6-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from(
+        "class Shop:\n    def buy(self):\n        return 1\n\n    def sell(self):\n        pass\n\n",
+    );
+    while text.lines().count() < 23 {
+        text.push_str("x = 1\n");
+    }
+    text.push_str("def last():\n    pass");
+    assert_eq!(text.lines().count(), 25);
+    std::fs::write(dir.join("shop.py"), text).unwrap();
+    std::fs::canonicalize(dir).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lines_past_the_end_and_out_of_range_name_the_parameter() {
+    let dir = scratch_python();
+    let path = dir.join("shop.py").display().to_string();
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
+    let e = envelope(&call(&client, "symbol_scope_at", json!({"path": path, "line": 9999})).await)
+        .clone();
+    assert_eq!(e["error"]["code"], "E_INVALID_PARAMS", "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("which has 25 lines"), "{e}");
+    assert_eq!(e["error"]["details"]["lineCount"], 25, "{e}");
+    assert_eq!(e["error"]["details"]["parameter"], "line", "{e}");
+    // The last line is still a line.
+    let e = envelope(&call(&client, "symbol_scope_at", json!({"path": path, "line": 25})).await)
+        .clone();
+    assert_eq!(e["data"]["scopeHierarchy"], "Function:last", "{e}");
+    let e = envelope(
+        &call(&client, "symbol_scope_at", json!({"path": path, "line": 1u64 << 40})).await,
+    )
+    .clone();
+    assert_eq!(e["error"]["code"], "E_INVALID_PARAMS", "{e}");
+    assert_eq!(e["error"]["details"]["parameter"], "line", "{e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().starts_with("parameter `line` is out of range"),
+        "{e}"
+    );
+    // An optional parameter given as null is omitted, as the schema allows.
+    let e = envelope(&call(&client, "mcp_list_tools", json!({"category": null})).await).clone();
+    assert_eq!(e["ok"], true, "{e}");
+    let e = envelope(
+        &call(&client, "symbol_scope_at", json!({"path": path, "line": 3, "character": null}))
+            .await,
+    )
+    .clone();
+    assert_eq!(e["data"]["scopeHierarchy"], "Class:Shop > Method:buy", "{e}");
+    // A required one is not.
+    let e = envelope(&call(&client, "symbol_scope_at", json!({"path": path, "line": null})).await)
+        .clone();
+    assert_eq!(e["error"]["details"]["parameter"], "line", "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn not_found_lists_each_place_looked_once() {
+    let dir = scratch_python();
+    let cwd = std::env::current_dir().unwrap();
+    let state = Shared::new();
+    // The workspace folder is the working directory, as when an editor starts Locus in it.
+    state.with(|s| s.set_folders(vec![cwd.clone(), dir.clone(), cwd.clone()]));
+    let client = connect(server(all_tools(), editor(&state), None)).await;
+    let e = envelope(&call(&client, "symbol_outline", json!({"path": "no/such.py"})).await).clone();
+    assert_eq!(e["error"]["code"], "E_NOT_FOUND", "{e}");
+    let looked: Vec<&str> = e["error"]["details"]["looked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let expected = [cwd.join("no/such.py"), dir.join("no/such.py")];
+    let expected: Vec<String> = expected.iter().map(|p| p.display().to_string()).collect();
+    assert_eq!(looked, expected, "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn symbol_outline_takes_depth_kind_and_count_limits() {
+    let dir = scratch_python();
+    let path = dir.join("shop.py").display().to_string();
+    let client = connect(server(all_tools(), Arc::new(locus_tools::Detached::new()), None)).await;
+    let outline = |args: Value| {
+        let client = &client;
+        async move { envelope(&call(client, "symbol_outline", args).await).clone() }
+    };
+    let names = |symbols: &Value| -> Vec<String> {
+        fn walk(s: &Value, depth: usize, out: &mut Vec<String>) {
+            for s in s.as_array().into_iter().flatten() {
+                out.push(format!(
+                    "{}{}:{}",
+                    "  ".repeat(depth),
+                    s["kind"].as_str().unwrap(),
+                    s["name"].as_str().unwrap()
+                ));
+                walk(&s["children"], depth + 1, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(symbols, 0, &mut out);
+        out
+    };
+    let all = outline(json!({"path": path})).await;
+    assert_eq!(all["data"]["totalInDocument"], all["data"]["shown"], "{all}");
+    let top = outline(json!({"path": path, "maxDepth": 1})).await;
+    assert_eq!(
+        names(&top["data"]["symbols"]),
+        ["Class:Shop", "Variable:x", "Function:last"],
+        "{top}"
+    );
+    assert_eq!(top["data"]["shown"], 3);
+    let methods = outline(json!({"path": path, "kinds": ["method"]})).await;
+    assert_eq!(
+        names(&methods["data"]["symbols"]),
+        ["Class:Shop", "  Method:buy", "  Method:sell"],
+        "{methods}"
+    );
+    let first = outline(json!({"path": path, "maxSymbols": 2})).await;
+    assert_eq!(names(&first["data"]["symbols"]), ["Class:Shop", "  Method:buy"], "{first}");
+    assert_eq!(first["data"]["shown"], 2);
+    let bad = outline(json!({"path": path, "kinds": ["Method", "Gizmo"]})).await;
+    assert_eq!(bad["error"]["code"], "E_INVALID_PARAMS", "{bad}");
+    assert_eq!(bad["error"]["details"]["parameter"], "kinds", "{bad}");
+    let bad = outline(json!({"path": path, "maxDepth": 0})).await;
+    assert_eq!(bad["error"]["details"]["parameter"], "maxDepth", "{bad}");
 }

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use locus_context::{NO_PROVIDER_WARNING, Request, Symbols};
 use locus_doc::{Document, Position, PositionEncoding};
-use locus_scopes::{Registry, Source, Symbol};
+use locus_scopes::{Registry, Source, Symbol, SymbolKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
 use crate::{Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse};
 
@@ -25,6 +25,19 @@ pub struct OutlineParams {
     /// The file: absolute, or relative to a workspace folder (then the working directory).
     #[schemars(example = &"src/user.ts", length(min = 1))]
     pub path: String,
+    /// How many levels of nesting to answer: 1 = the top-level symbols only (default: all).
+    #[serde(rename = "maxDepth", default)]
+    #[schemars(example = 2, range(min = 1))]
+    pub max_depth: Option<u32>,
+    /// Only symbols of these kinds (LSP names such as `Class`, `Method`, `Function`), with
+    /// the symbols that contain them (default: every kind).
+    #[serde(default)]
+    #[schemars(example = ["Class", "Method", "Function"])]
+    pub kinds: Option<Vec<String>>,
+    /// At most this many symbols, counted at every depth in document order (default: all).
+    #[serde(rename = "maxSymbols", default)]
+    #[schemars(example = 200, range(min = 1))]
+    pub max_symbols: Option<u32>,
 }
 
 /// Parameters of `symbol_scope_at`.
@@ -48,7 +61,7 @@ fn first_character() -> u32 {
 }
 
 /// A symbol's lines, 1-based, `length = end - start + 1`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct LineRange {
     /// First line.
     pub start: u32,
@@ -59,7 +72,7 @@ pub struct LineRange {
 }
 
 /// A 1-based position.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Pos {
     /// 1-based line.
     pub line: u32,
@@ -68,7 +81,7 @@ pub struct Pos {
 }
 
 /// The file a symbol answer speaks of.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileFacts {
     /// Absolute path.
@@ -82,7 +95,7 @@ pub struct FileFacts {
 }
 
 /// One symbol of an outline.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutlineSymbol {
     /// Its name.
@@ -99,7 +112,7 @@ pub struct OutlineSymbol {
 }
 
 /// `symbol_outline`'s data.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutlineData {
     /// The file.
@@ -108,6 +121,9 @@ pub struct OutlineData {
     pub source: &'static str,
     /// Symbols at every depth.
     pub total_in_document: usize,
+    /// Symbols in this answer at every depth: fewer than `totalInDocument` when `maxDepth`,
+    /// `kinds` or `maxSymbols` left some out.
+    pub shown: usize,
     /// The top-level symbols, each with its children.
     pub symbols: Vec<OutlineSymbol>,
     /// Set when the language has no symbol provider.
@@ -116,7 +132,7 @@ pub struct OutlineData {
 }
 
 /// A scope of a chain.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ScopeOut {
     /// Its name.
     pub name: String,
@@ -127,7 +143,7 @@ pub struct ScopeOut {
 }
 
 /// `symbol_scope_at`'s data.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScopeAtData {
     /// The file.
@@ -158,7 +174,10 @@ const OUTLINE_WHEN: WhenToUse = WhenToUse {
         "the user's current position (use editor_get_context)",
         "searching across files",
     ],
-    patterns: &["outline a file, then read only the symbol you need"],
+    patterns: &[
+        "outline a file, then read only the symbol you need",
+        "on a large file, ask for maxDepth 1 or 2 (or only some kinds) first",
+    ],
 };
 
 const SCOPE_WHEN: WhenToUse = WhenToUse {
@@ -192,12 +211,13 @@ impl Tool for SymbolOutline {
     }
 
     async fn run(&self, p: OutlineParams, cx: Cx) -> Result<OutlineData, ToolError> {
+        let limits = Limits::of(&p)?;
         blocking(move || {
             let loaded = load(&cx, &p.path)?;
             let doc = loaded.source.doc();
             let (source, total, symbols, warning) = if loaded.source.has_symbols() {
                 let outline = loaded.source.outline();
-                let symbols = outline.symbols.iter().map(|s| outline_symbol(doc, s)).collect();
+                let symbols = limits.apply(doc, &outline.symbols);
                 ("tree-sitter", outline.total, symbols, None)
             } else {
                 ("none", 0, Vec::new(), Some(NO_PROVIDER_WARNING.to_string()))
@@ -206,6 +226,7 @@ impl Tool for SymbolOutline {
                 file: loaded.facts(),
                 source,
                 total_in_document: total,
+                shown: count(&symbols),
                 symbols,
                 warning,
             })
@@ -213,12 +234,21 @@ impl Tool for SymbolOutline {
         .await
     }
 
+    fn data_schema(&self) -> Option<Map<String, Value>> {
+        Some(crate::params::output_schema_for::<OutlineData>())
+    }
+
     fn summary(&self, d: &OutlineData, _: &Cx) -> String {
         let top: Vec<String> =
             d.symbols.iter().take(8).map(|s| format!("{}:{}", s.kind, s.name)).collect();
         let more = if d.symbols.len() > top.len() { ", …" } else { "" };
+        let shown = if d.shown < d.total_in_document {
+            format!(" ({} shown)", d.shown)
+        } else {
+            String::new()
+        };
         format!(
-            "{} ({}): {} symbols; top level: {}{more}",
+            "{} ({}): {} symbols{shown}; top level: {}{more}",
             d.file.path,
             d.file.language_id,
             d.total_in_document,
@@ -249,6 +279,7 @@ impl Tool for SymbolScopeAt {
         blocking(move || {
             let loaded = load(&cx, &p.path)?;
             let doc = loaded.source.doc();
+            past_the_end(&loaded, p.line)?;
             let position = Position::new(p.line - 1, p.character - 1);
             let cursor = doc.offset_at(position, PositionEncoding::Utf16);
             let path = loaded.path.display().to_string();
@@ -279,6 +310,10 @@ impl Tool for SymbolScopeAt {
             })
         })
         .await
+    }
+
+    fn data_schema(&self) -> Option<Map<String, Value>> {
+        Some(crate::params::output_schema_for::<ScopeAtData>())
     }
 
     fn summary(&self, d: &ScopeAtData, _: &Cx) -> String {
@@ -338,7 +373,13 @@ fn resolve(cx: &Cx, path: &str) -> Result<PathBuf, ToolError> {
             return Ok(std::fs::canonicalize(c).unwrap_or_else(|_| c.clone()));
         }
     }
-    let looked: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+    let mut looked: Vec<String> = Vec::new();
+    for c in &candidates {
+        let c = c.display().to_string();
+        if !looked.contains(&c) {
+            looked.push(c);
+        }
+    }
     Err(ToolError::new(ErrorCode::NotFound, format!("no file `{path}`"))
         .with_hint("Pass an absolute path, or one relative to a workspace folder")
         .with_details(json!({"path": path, "looked": looked})))
@@ -374,7 +415,104 @@ fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
     })
 }
 
-fn outline_symbol(doc: &Document, s: &Symbol) -> OutlineSymbol {
+/// A line given to a tool past the end of the file is the agent's mistake: it is refused
+/// naming the file's line count (DESIGN §4), not clamped.
+fn past_the_end(loaded: &Loaded, line: u32) -> Result<(), ToolError> {
+    let lines = loaded.source.doc().line_count();
+    if line as usize <= lines {
+        return Ok(());
+    }
+    let path = loaded.path.display();
+    let noun = if lines == 1 { "line" } else { "lines" };
+    Err(ToolError::new(
+        ErrorCode::InvalidParams,
+        format!("parameter `line` is {line}, past the end of `{path}`, which has {lines} {noun}"),
+    )
+    .with_hint(format!("Give a line from 1 to {lines} (symbol_outline shows the file's symbols with their lines)"))
+    .with_details(json!({"parameter": "line", "received": line, "lineCount": lines, "path": path.to_string()})))
+}
+
+/// What part of an outline to answer.
+struct Limits {
+    max_depth: u32,
+    kinds: Option<Vec<SymbolKind>>,
+    max_symbols: usize,
+}
+
+impl Limits {
+    fn of(p: &OutlineParams) -> Result<Limits, ToolError> {
+        let kinds = match &p.kinds {
+            None => None,
+            Some(names) => Some(
+                names
+                    .iter()
+                    .map(|n| {
+                        SymbolKind::ALL
+                            .iter()
+                            .copied()
+                            .find(|k| k.name().eq_ignore_ascii_case(n.trim()))
+                            .ok_or_else(|| unknown_kind(n))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        Ok(Limits {
+            max_depth: p.max_depth.unwrap_or(u32::MAX),
+            kinds,
+            max_symbols: p.max_symbols.map_or(usize::MAX, |n| n as usize),
+        })
+    }
+
+    /// The symbols within the limits, in document order.
+    fn apply(&self, doc: &Document, symbols: &[Symbol]) -> Vec<OutlineSymbol> {
+        let mut budget = self.max_symbols;
+        self.level(doc, symbols, 1).into_iter().filter_map(|s| capped(s, &mut budget)).collect()
+    }
+
+    /// The symbols of one level at `depth` (1 = top level) whose kind is wanted or that
+    /// contain one that is.
+    fn level(&self, doc: &Document, symbols: &[Symbol], depth: u32) -> Vec<OutlineSymbol> {
+        if depth > self.max_depth {
+            return Vec::new();
+        }
+        symbols
+            .iter()
+            .filter_map(|s| {
+                let children = self.level(doc, &s.children, depth + 1);
+                let wanted = self.kinds.as_ref().is_none_or(|k| k.contains(&s.kind));
+                (wanted || !children.is_empty()).then(|| outline_symbol(doc, s, children))
+            })
+            .collect()
+    }
+}
+
+fn unknown_kind(name: &str) -> ToolError {
+    let names: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.name()).collect();
+    ToolError::new(
+        ErrorCode::InvalidParams,
+        format!("parameter `kinds`: `{name}` is not a symbol kind"),
+    )
+    .with_hint(format!("Symbol kinds are the LSP's: {}", names.join(", ")))
+    .with_details(json!({"parameter": "kinds", "received": name, "expected": names}))
+}
+
+/// `s` and its descendants in pre-order while `budget` lasts.
+fn capped(mut s: OutlineSymbol, budget: &mut usize) -> Option<OutlineSymbol> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let children = std::mem::take(&mut s.children);
+    s.children = children.into_iter().filter_map(|c| capped(c, budget)).collect();
+    Some(s)
+}
+
+/// Symbols in `symbols` at every depth.
+fn count(symbols: &[OutlineSymbol]) -> usize {
+    symbols.iter().map(|s| 1 + count(&s.children)).sum()
+}
+
+fn outline_symbol(doc: &Document, s: &Symbol, children: Vec<OutlineSymbol>) -> OutlineSymbol {
     let (start, end) = (doc.line_of(s.range.start) as u32 + 1, doc.line_of(s.range.end) as u32 + 1);
     let at = locus_context::cursor_at(doc, s.selection.start);
     OutlineSymbol {
@@ -382,6 +520,6 @@ fn outline_symbol(doc: &Document, s: &Symbol) -> OutlineSymbol {
         kind: s.kind.name(),
         range: LineRange { start, end, length: end - start + 1 },
         selection_start: Pos { line: at.line, character: at.character },
-        children: s.children.iter().map(|c| outline_symbol(doc, c)).collect(),
+        children,
     }
 }
