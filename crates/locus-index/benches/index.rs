@@ -1,0 +1,5 @@
+//! Benchmarks of the symbol index (filled in below).
+
+fn main() {
+    divan::main();
+}

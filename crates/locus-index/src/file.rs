@@ -1,0 +1,177 @@
+//! One file's compact symbols: what an outline leaves once its tree is dropped.
+
+use std::path::Path;
+
+use locus_doc::Document;
+use locus_scopes::{Language, Registry, Source, Symbol, SymbolKind};
+
+/// No parent: a top-level symbol.
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+/// The longest signature kept, in bytes (cut at a character boundary, with `…`).
+const MAX_SIGNATURE: usize = 160;
+
+/// One symbol of a file, without its tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sym {
+    pub name: Box<str>,
+    /// The line that holds the name, trimmed (the `def`/`class` line, not a decorator's).
+    pub signature: Box<str>,
+    /// Index of the container in the same file's symbols, or [`NO_PARENT`].
+    pub parent: u32,
+    pub kind: SymbolKind,
+    /// First and last line of the whole symbol, 1-based.
+    pub start: u32,
+    pub end: u32,
+    /// The line of the name, 1-based.
+    pub line: u32,
+}
+
+impl Sym {
+    /// Bytes this symbol holds, its heap text included.
+    pub fn bytes(&self) -> usize {
+        size_of::<Sym>() + self.name.len() + self.signature.len()
+    }
+}
+
+/// Kinds that may hold statements: what is declared directly inside one is local, unless it
+/// is a definition itself.
+fn callable(kind: SymbolKind) -> bool {
+    matches!(kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor)
+}
+
+/// Kinds that stay indexed inside a function or method body (nested definitions).
+fn definition(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Function
+            | SymbolKind::Method
+            | SymbolKind::Constructor
+            | SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Interface
+            | SymbolKind::Enum
+            | SymbolKind::Module
+            | SymbolKind::Namespace
+    )
+}
+
+/// The language of a file on disk, by name, extension, then shebang.
+pub(crate) fn language_of(path: &Path, text: &str) -> Option<Language> {
+    let first = text.lines().next();
+    Registry::builtin().for_path(path, first)
+}
+
+/// The symbols of `text`, outlined as `language` (document order, parents first).
+pub(crate) fn symbols_of_text(text: &str, language: Language) -> Vec<Sym> {
+    symbols_of_doc(Document::new(text, 0), language)
+}
+
+/// The symbols of a document, outlined as `language`.
+pub(crate) fn symbols_of_doc(doc: Document, language: Language) -> Vec<Sym> {
+    let source = Source::new(doc, Some(language));
+    if !source.has_symbols() {
+        return Vec::new();
+    }
+    let outline = source.outline();
+    let doc = source.doc();
+    let mut out = Vec::with_capacity(outline.total);
+    let mut line_buf = String::new();
+    for s in &outline.symbols {
+        collect(doc, s, NO_PARENT, None, &mut out, &mut line_buf);
+    }
+    out
+}
+
+fn collect(
+    doc: &Document,
+    s: &Symbol,
+    parent: u32,
+    parent_kind: Option<SymbolKind>,
+    out: &mut Vec<Sym>,
+    line_buf: &mut String,
+) {
+    // Locals and parameters: declared in a body, and not definitions themselves. Their
+    // children (an object literal's members) go with them.
+    if parent_kind.is_some_and(callable) && !definition(s.kind) {
+        return;
+    }
+    let start = doc.line_of(s.range.start) as u32 + 1;
+    let end = doc.line_of(s.range.end) as u32 + 1;
+    let name_line = doc.line_of(s.selection.start);
+    let line = name_line as u32 + 1;
+    let from = doc.line_start(name_line);
+    let to = doc.floor_char_boundary(doc.line_content_end(name_line).min(from + 4 * MAX_SIGNATURE));
+    line_buf.clear();
+    line_buf.push_str(&doc.slice(from, to));
+    let signature = one_line(line_buf);
+    let index = out.len() as u32;
+    out.push(Sym {
+        name: s.name.as_str().into(),
+        signature: signature.into(),
+        parent,
+        kind: s.kind,
+        start,
+        end: end.max(start),
+        line,
+    });
+    for c in &s.children {
+        collect(doc, c, index, Some(s.kind), out, line_buf);
+    }
+}
+
+/// A line trimmed of its break and surrounding blanks, cut to [`MAX_SIGNATURE`] bytes.
+fn one_line(line: &str) -> String {
+    let line = line.trim_end_matches(['\n', '\r']).trim();
+    if line.len() <= MAX_SIGNATURE {
+        return line.to_string();
+    }
+    let mut cut = MAX_SIGNATURE;
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…", &line[..cut])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(text: &str, lang: &str) -> String {
+        let language = Registry::builtin().by_id(lang).unwrap();
+        let syms = symbols_of_text(text, language);
+        syms.iter()
+            .map(|s| {
+                let parent = if s.parent == NO_PARENT {
+                    "-".to_string()
+                } else {
+                    syms[s.parent as usize].name.to_string()
+                };
+                format!(
+                    "{}:{} in {parent} {}-{} @{} `{}`\n",
+                    s.kind, s.name, s.start, s.end, s.line, s.signature
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn python_locals_are_dropped_and_nested_definitions_kept() {
+        let text = "class Ledger:\n    @property\n    def balance(self):\n        total = 0\n        def inner():\n            pass\n        return total\n\nLIMIT = 3\n";
+        expect_test::expect![[r#"
+            Class:Ledger in - 1-7 @1 `class Ledger:`
+            Method:balance in Ledger 2-7 @3 `def balance(self):`
+            Function:inner in balance 5-6 @5 `def inner():`
+            Constant:LIMIT in - 9-9 @9 `LIMIT = 3`
+        "#]]
+        .assert_eq(&render(text, "python"));
+    }
+
+    #[test]
+    fn long_lines_are_cut_at_a_character_boundary() {
+        let long = format!("def f({}):", "é".repeat(200));
+        let cut = one_line(&long);
+        assert!(cut.len() <= MAX_SIGNATURE + "…".len());
+        assert!(cut.ends_with('…'));
+    }
+}

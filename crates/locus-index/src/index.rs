@@ -1,0 +1,609 @@
+//! [`Index`]: the store, its background build, and how it follows the editor and the disk.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
+use std::time::{Duration, Instant, SystemTime};
+
+use locus_doc::Document;
+use locus_scopes::{Language, Registry};
+use rayon::prelude::*;
+
+use crate::file::{self, Sym};
+use crate::search::{self, Hit, Query};
+use crate::store::Store;
+use crate::walk::{self, Read_, Skip};
+
+/// Languages whose outlines are data, not definitions: not indexed unless asked.
+pub const DATA_LANGUAGES: &[&str] = &["json", "yaml", "toml"];
+
+/// How the index is built.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Files larger than this are skipped (counted as too large).
+    pub max_file_bytes: u64,
+    /// The index stops growing past this estimate of its memory, and says which folders
+    /// are the largest.
+    pub max_index_bytes: usize,
+    /// Language ids not indexed.
+    pub skip_languages: Vec<String>,
+    /// Threads building the index (the machine's cores by default).
+    pub threads: usize,
+    /// Whether to watch the folders for changes on disk.
+    pub watch: bool,
+}
+
+impl Config {
+    /// The defaults: 2 MiB files, 512 MiB of index, data languages skipped, all cores,
+    /// watching. `LOCUS_INDEX_MAX_MB` sets the memory cap.
+    pub fn standard() -> Config {
+        let cap_mb = std::env::var("LOCUS_INDEX_MAX_MB")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(512);
+        Config {
+            max_file_bytes: 2 << 20,
+            max_index_bytes: cap_mb << 20,
+            skip_languages: DATA_LANGUAGES.iter().map(|s| s.to_string()).collect(),
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            watch: true,
+        }
+    }
+
+    pub(crate) fn indexes(&self, language: Language) -> bool {
+        !self.skip_languages.iter().any(|s| s == language.id())
+    }
+}
+
+/// How far a build is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Files looked at so far.
+    pub files_done: usize,
+    /// Files to look at (0 while the folders are still being walked).
+    pub files_total: usize,
+}
+
+/// Files not indexed, by reason.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Skipped {
+    /// Not valid UTF-8.
+    pub not_utf8: usize,
+    /// A NUL byte in the first 8 KiB.
+    pub binary: usize,
+    /// Larger than [`Config::max_file_bytes`].
+    pub too_large: usize,
+    /// Generated and minified (very long lines).
+    pub minified: usize,
+    /// Could not be read.
+    pub unreadable: usize,
+    /// Left out because the index reached its memory cap.
+    pub over_cap: usize,
+}
+
+impl Skipped {
+    /// All skipped files.
+    pub fn total(&self) -> usize {
+        self.not_utf8
+            + self.binary
+            + self.too_large
+            + self.minified
+            + self.unreadable
+            + self.over_cap
+    }
+}
+
+/// What the index holds, for `bridge_status`.
+#[derive(Debug, Clone)]
+pub struct Status {
+    /// The folders indexed.
+    pub folders: Vec<PathBuf>,
+    /// Files indexed.
+    pub files: usize,
+    /// Symbols indexed.
+    pub symbols: usize,
+    /// Files skipped, by reason.
+    pub skipped: Skipped,
+    /// An estimate of the index's memory, in bytes.
+    pub memory_bytes: usize,
+    /// When the index last changed.
+    pub last_update: Option<SystemTime>,
+    /// Set while the index is being built.
+    pub building: Option<Progress>,
+    /// How long the last full build took.
+    pub build_ms: Option<u64>,
+    /// Directories watched for changes on disk, or why watching failed.
+    pub watching: Result<usize, String>,
+    /// Open documents whose text the index uses instead of the disk's.
+    pub open_documents: usize,
+    /// Set when the memory cap stopped the index: what to do about it.
+    pub capped: Option<String>,
+}
+
+/// A search's answer.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The best matches, best first.
+    pub hits: Vec<Hit>,
+    /// Whether more symbols matched than the answer holds.
+    pub more: bool,
+    /// Set while the index is still being built: the answer holds what is indexed so far.
+    pub building: Option<Progress>,
+    /// Set when the memory cap left files out.
+    pub capped: Option<String>,
+}
+
+/// An open document, as the editor has it.
+#[derive(Debug, Clone)]
+pub struct OpenDoc {
+    /// Its file.
+    pub path: PathBuf,
+    /// Its text, unsaved edits included.
+    pub doc: Document,
+    /// The editor's language id.
+    pub language_id: String,
+}
+
+/// The workspace symbol index. Cheap to share (`Arc`); every method may be called from any
+/// thread.
+pub struct Index {
+    config: Config,
+    folders: RwLock<Vec<PathBuf>>,
+    store: RwLock<Store>,
+    /// Bumped when the folders change: a build of an older generation stops.
+    generation: AtomicU64,
+    building: AtomicBool,
+    done: AtomicUsize,
+    total: AtomicUsize,
+    built: (Mutex<bool>, Condvar),
+    skipped: Mutex<Skipped>,
+    capped: Mutex<Option<String>>,
+    last_update: Mutex<Option<SystemTime>>,
+    build_ms: AtomicU64,
+    /// Directories the walk visited (what the ignore rules admit), and their watches.
+    dirs: Mutex<HashSet<PathBuf>>,
+    watcher: Mutex<Option<notify::RecommendedWatcher>>,
+    watch_error: Mutex<Option<String>>,
+    /// Open documents whose text replaces the disk's: path → (version, length).
+    overlays: Mutex<HashMap<PathBuf, (i32, usize)>>,
+    changes: Mutex<Sender<Vec<PathBuf>>>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index").field("folders", &self.folders()).finish()
+    }
+}
+
+impl Index {
+    /// An index of `folders`, built in the background from now on.
+    pub fn start(folders: Vec<PathBuf>, config: Config) -> Arc<Index> {
+        let (tx, rx) = channel();
+        let index = Arc::new(Index {
+            config,
+            folders: RwLock::new(Vec::new()),
+            store: RwLock::new(Store::default()),
+            generation: AtomicU64::new(0),
+            building: AtomicBool::new(false),
+            done: AtomicUsize::new(0),
+            total: AtomicUsize::new(0),
+            built: (Mutex::new(false), Condvar::new()),
+            skipped: Mutex::new(Skipped::default()),
+            capped: Mutex::new(None),
+            last_update: Mutex::new(None),
+            build_ms: AtomicU64::new(0),
+            dirs: Mutex::new(HashSet::new()),
+            watcher: Mutex::new(None),
+            watch_error: Mutex::new(None),
+            overlays: Mutex::new(HashMap::new()),
+            changes: Mutex::new(tx),
+        });
+        let weak = Arc::downgrade(&index);
+        let spawned = std::thread::Builder::new()
+            .name("locus-index-updates".into())
+            .spawn(move || follow_changes(&weak, &rx));
+        if let Err(e) = spawned {
+            *lock(&index.watch_error) = Some(format!("cannot start the update thread: {e}"));
+        }
+        index.set_folders(folders);
+        index
+    }
+
+    /// The folders indexed.
+    pub fn folders(&self) -> Vec<PathBuf> {
+        read(&self.folders).clone()
+    }
+
+    /// Indexes these folders instead (a full rebuild in the background) when they differ.
+    pub fn set_folders(self: &Arc<Self>, folders: Vec<PathBuf>) {
+        {
+            let mut current = write(&self.folders);
+            if *current == folders && self.generation.load(Ordering::SeqCst) > 0 {
+                return;
+            }
+            *current = folders.clone();
+        }
+        let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        self.building.store(true, Ordering::SeqCst);
+        *lock(&self.built.0) = false;
+        let index = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("locus-index-build".into())
+            .spawn(move || index.build(&folders, generation));
+        if let Err(e) = spawned {
+            *lock(&self.watch_error) = Some(format!("cannot start the index build: {e}"));
+            self.finish_build();
+        }
+    }
+
+    /// Waits until the build under way ends, at most `timeout`; returns whether it ended.
+    pub fn wait_built(&self, timeout: Duration) -> bool {
+        let (done, cv) = &self.built;
+        let guard = lock(done);
+        let (guard, _) = cv
+            .wait_timeout_while(guard, timeout, |built| !*built)
+            .unwrap_or_else(|e| e.into_inner());
+        *guard
+    }
+
+    /// How far the build is, while one runs.
+    pub fn progress(&self) -> Option<Progress> {
+        self.building.load(Ordering::SeqCst).then(|| Progress {
+            files_done: self.done.load(Ordering::Relaxed),
+            files_total: self.total.load(Ordering::Relaxed),
+        })
+    }
+
+    /// Searches the index.
+    pub fn search(&self, query: &Query) -> Answer {
+        let store = read(&self.store);
+        let (hits, more) = search::run(&store, query);
+        Answer { hits, more, building: self.progress(), capped: lock(&self.capped).clone() }
+    }
+
+    /// What the index holds.
+    pub fn status(&self) -> Status {
+        let (files, symbols, memory_bytes) = {
+            let s = read(&self.store);
+            (s.files(), s.symbols, s.bytes)
+        };
+        let watching = match &*lock(&self.watch_error) {
+            Some(e) => Err(e.clone()),
+            None => Ok(lock(&self.dirs).len()),
+        };
+        let build_ms = self.build_ms.load(Ordering::Relaxed);
+        Status {
+            folders: self.folders(),
+            files,
+            symbols,
+            skipped: *lock(&self.skipped),
+            memory_bytes,
+            last_update: *lock(&self.last_update),
+            building: self.progress(),
+            build_ms: (build_ms > 0).then_some(build_ms),
+            watching: if self.config.watch { watching } else { Err("not asked to".into()) },
+            open_documents: lock(&self.overlays).len(),
+            capped: lock(&self.capped).clone(),
+        }
+    }
+
+    /// Makes the open documents' text win over the disk's: documents new or changed since
+    /// the last call are outlined now, and documents no longer open go back to the disk.
+    /// Documents outside the folders, or in ignored places, are left out.
+    pub fn sync_open(&self, docs: Vec<OpenDoc>) {
+        let folders = self.folders();
+        let registry = Registry::builtin();
+        let mut open = HashSet::new();
+        let mut changed = false;
+        for d in docs {
+            if !folders.iter().any(|f| d.path.starts_with(f)) {
+                continue;
+            }
+            let stamp = (d.doc.version(), d.doc.len_bytes());
+            let previous = lock(&self.overlays).get(&d.path).copied();
+            if previous.is_none() && !self.admitted(&d.path) {
+                continue;
+            }
+            open.insert(d.path.clone());
+            if previous == Some(stamp) {
+                continue;
+            }
+            let language = registry.by_id(&d.language_id).or_else(|| {
+                let head = d.doc.slice(0, d.doc.len_bytes().min(256));
+                registry.for_path(&d.path, head.lines().next())
+            });
+            let syms = match language {
+                Some(l) if self.config.indexes(l) => file::symbols_of_doc(d.doc, l),
+                _ => Vec::new(),
+            };
+            write(&self.store).insert(&d.path, syms, Some(stamp));
+            lock(&self.overlays).insert(d.path, stamp);
+            changed = true;
+        }
+        let closed: Vec<PathBuf> = {
+            let mut overlays = lock(&self.overlays);
+            let closed = overlays.keys().filter(|p| !open.contains(*p)).cloned().collect();
+            overlays.retain(|p, _| open.contains(p));
+            closed
+        };
+        if !closed.is_empty() {
+            self.apply_paths(closed);
+            changed = true;
+        }
+        if changed {
+            self.touch();
+        }
+    }
+
+    /// Files or folders changed on disk (`workspace/didChangeWatchedFiles`, or the watcher):
+    /// they are read again in the background, within milliseconds.
+    pub fn paths_changed(&self, paths: Vec<PathBuf>) {
+        if !paths.is_empty() {
+            let _ = lock(&self.changes).send(paths);
+        }
+    }
+
+    /// Reads changed paths again, now: files are re-outlined or forgotten, new folders walked.
+    pub fn apply_paths(&self, paths: Vec<PathBuf>) {
+        let mut listings: HashMap<PathBuf, HashSet<PathBuf>> = HashMap::new();
+        let mut admitted_in = |dir: &Path, path: &Path| {
+            listings.entry(dir.to_path_buf()).or_insert_with(|| walk::listing(dir)).contains(path)
+        };
+        let mut seen = HashSet::new();
+        for path in paths {
+            if !seen.insert(path.clone()) || lock(&self.overlays).contains_key(&path) {
+                continue;
+            }
+            let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            let in_known_dir = lock(&self.dirs).contains(&parent);
+            if path.is_dir() {
+                let known = lock(&self.dirs).contains(&path);
+                if !known && in_known_dir && admitted_in(&parent, &path) {
+                    let (files, dirs) = walk::walk(std::slice::from_ref(&path), &self.config, 1);
+                    self.watch(&dirs);
+                    lock(&self.dirs).extend(dirs);
+                    for f in files {
+                        self.update_file(&f);
+                    }
+                }
+            } else if path.is_file() {
+                if in_known_dir
+                    && walk::admits_name(&path, &self.config)
+                    && admitted_in(&parent, &path)
+                {
+                    self.update_file(&path);
+                } else {
+                    write(&self.store).remove(&path);
+                }
+            } else {
+                let mut store = write(&self.store);
+                store.remove(&path);
+                if lock(&self.dirs).remove(&path) {
+                    store.remove_under(&path);
+                    lock(&self.dirs).retain(|d| !d.starts_with(&path));
+                }
+            }
+        }
+        self.touch();
+    }
+
+    fn admitted(&self, path: &Path) -> bool {
+        let dirs = lock(&self.dirs);
+        if dirs.is_empty() {
+            return true;
+        }
+        let Some(parent) = path.parent() else { return false };
+        dirs.contains(parent) && walk::admits_name(path, &self.config)
+    }
+
+    /// Reads one file from disk and sets its symbols (or forgets it when skipped).
+    fn update_file(&self, path: &Path) {
+        match outline_file(path, &self.config) {
+            Outcome::Symbols(syms) => write(&self.store).insert(path, syms, None),
+            Outcome::Skipped(_) | Outcome::NotSource => {
+                write(&self.store).remove(path);
+            }
+        }
+    }
+
+    fn touch(&self) {
+        *lock(&self.last_update) = Some(SystemTime::now());
+    }
+
+    fn build(self: &Arc<Self>, folders: &[PathBuf], generation: u64) {
+        let started = Instant::now();
+        let current = || self.generation.load(Ordering::SeqCst) == generation;
+        self.done.store(0, Ordering::SeqCst);
+        self.total.store(0, Ordering::SeqCst);
+        let threads = self.config.threads.max(1);
+        let (files, dirs) = walk::walk(folders, &self.config, threads);
+        if !current() {
+            return;
+        }
+        {
+            let mut store = write(&self.store);
+            *store = Store::default();
+        }
+        *lock(&self.skipped) = Skipped::default();
+        *lock(&self.capped) = None;
+        self.total.store(files.len(), Ordering::SeqCst);
+        *lock(&self.dirs) = dirs.iter().cloned().collect();
+        *lock(&self.watcher) = None;
+        self.watch(&dirs);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("locus-index-{i}"))
+            .start_handler(|_| lower_priority())
+            .build();
+        let work = |chunk: &[PathBuf]| {
+            if !current() {
+                return;
+            }
+            let outcomes: Vec<(&PathBuf, Outcome)> =
+                chunk.iter().map(|p| (p, outline_file(p, &self.config))).collect();
+            self.commit(outcomes, folders);
+            self.done.fetch_add(chunk.len(), Ordering::Relaxed);
+        };
+        match pool {
+            Ok(pool) => pool.install(|| files.par_chunks(16).for_each(work)),
+            Err(_) => files.chunks(16).for_each(work),
+        }
+        if current() {
+            self.build_ms.store(started.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
+            self.touch();
+            self.finish_build();
+        }
+    }
+
+    fn finish_build(&self) {
+        self.building.store(false, Ordering::SeqCst);
+        let (done, cv) = &self.built;
+        *lock(done) = true;
+        cv.notify_all();
+    }
+
+    /// Inserts a batch of outlined files (open documents keep the editor's text).
+    fn commit(&self, outcomes: Vec<(&PathBuf, Outcome)>, folders: &[PathBuf]) {
+        let mut skipped = Skipped::default();
+        {
+            let overlays = lock(&self.overlays);
+            let mut store = write(&self.store);
+            for (path, outcome) in outcomes {
+                match outcome {
+                    Outcome::Symbols(syms) => {
+                        if overlays.contains_key(path.as_path()) {
+                            continue;
+                        }
+                        if store.bytes > self.config.max_index_bytes {
+                            skipped.over_cap += 1;
+                            continue;
+                        }
+                        store.insert(path, syms, None);
+                    }
+                    Outcome::Skipped(Skip::NotUtf8) => skipped.not_utf8 += 1,
+                    Outcome::Skipped(Skip::Binary) => skipped.binary += 1,
+                    Outcome::Skipped(Skip::TooLarge) => skipped.too_large += 1,
+                    Outcome::Skipped(Skip::Minified) => skipped.minified += 1,
+                    Outcome::Skipped(Skip::Unreadable) => skipped.unreadable += 1,
+                    Outcome::NotSource => {}
+                }
+            }
+            if skipped.over_cap > 0 && lock(&self.capped).is_none() {
+                let largest: Vec<String> = store
+                    .largest_folders(folders)
+                    .into_iter()
+                    .take(5)
+                    .map(|(f, b)| format!("{} ({} MiB)", f.display(), b >> 20))
+                    .collect();
+                *lock(&self.capped) = Some(format!(
+                    "the symbol index reached its memory cap of {} MiB and left files out; the largest folders: {}; add the ones that are not your code to a .ignore file, or raise LOCUS_INDEX_MAX_MB",
+                    self.config.max_index_bytes >> 20,
+                    largest.join(", ")
+                ));
+            }
+        }
+        let mut total = lock(&self.skipped);
+        total.not_utf8 += skipped.not_utf8;
+        total.binary += skipped.binary;
+        total.too_large += skipped.too_large;
+        total.minified += skipped.minified;
+        total.unreadable += skipped.unreadable;
+        total.over_cap += skipped.over_cap;
+    }
+
+    /// Watches `dirs` (each alone: ignored folders are never watched).
+    fn watch(&self, dirs: &[PathBuf]) {
+        if !self.config.watch {
+            return;
+        }
+        use notify::Watcher;
+        let mut watcher = lock(&self.watcher);
+        if watcher.is_none() {
+            let tx = lock(&self.changes).clone();
+            let made = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if let Ok(event) = event
+                    && !matches!(event.kind, notify::EventKind::Access(_))
+                {
+                    let _ = tx.send(event.paths);
+                }
+            });
+            match made {
+                Ok(w) => *watcher = Some(w),
+                Err(e) => {
+                    *lock(&self.watch_error) = Some(format!("cannot watch for changes: {e}"));
+                    return;
+                }
+            }
+        }
+        let Some(w) = watcher.as_mut() else { return };
+        for d in dirs {
+            if let Err(e) = w.watch(d, notify::RecursiveMode::NonRecursive) {
+                *lock(&self.watch_error) = Some(format!(
+                    "cannot watch {} for changes: {e} (files changed on disk are seen only when the editor reports them)",
+                    d.display()
+                ));
+                return;
+            }
+        }
+    }
+}
+
+/// What reading and outlining a file gave.
+enum Outcome {
+    Symbols(Vec<Sym>),
+    Skipped(Skip),
+    NotSource,
+}
+
+fn outline_file(path: &Path, config: &Config) -> Outcome {
+    match walk::read(path, config) {
+        Read_::Text(text, language) => Outcome::Symbols(file::symbols_of_text(&text, language)),
+        Read_::Skipped(why) => Outcome::Skipped(why),
+        Read_::NotSource => Outcome::NotSource,
+    }
+}
+
+/// The update thread: gathers changed paths for a few milliseconds, then applies them.
+fn follow_changes(index: &Weak<Index>, rx: &Receiver<Vec<PathBuf>>) {
+    while let Ok(mut paths) = rx.recv() {
+        let deadline = Instant::now() + Duration::from_millis(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left.min(Duration::from_millis(5))) {
+                Ok(more) => paths.extend(more),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+            if left.is_zero() {
+                break;
+            }
+        }
+        let Some(index) = index.upgrade() else { return };
+        index.apply_paths(paths);
+    }
+}
+
+/// Lowers the calling thread's priority, so that building the index never delays the
+/// editor's messages on a busy machine.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only changes a nice value; with `who = 0` Linux applies it to the
+    // calling thread alone (the nice value is per thread there).
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn read<T>(l: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    l.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(l: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    l.write().unwrap_or_else(|e| e.into_inner())
+}

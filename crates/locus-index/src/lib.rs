@@ -1,0 +1,24 @@
+//! The workspace symbol index: every source file of the workspace folders, outlined with the
+//! editor context's own queries and rules, kept as compact symbols and searched by name.
+//!
+//! **Invariants.**
+//! - No protocol types and no JSON: [`Index::search`] answers plain data.
+//! - No trees are kept: a file is parsed, outlined and dropped; only its symbols stay (name,
+//!   kind, container, lines, the name's line as a one-line signature).
+//! - Files are found as ripgrep finds them (the `ignore` crate); files that are not UTF-8,
+//!   binary, over the size limit or minified are skipped and counted, never an error.
+//! - An open document's text (given by [`Index::sync_open`]) wins over the file on disk.
+//! - Building never blocks a reader for longer than one batch of files is inserted, and runs
+//!   on threads of lower priority than the process's others.
+
+#![deny(missing_docs)]
+
+mod file;
+mod index;
+mod matching;
+mod search;
+mod store;
+mod walk;
+
+pub use index::{Answer, Config, DATA_LANGUAGES, Index, OpenDoc, Progress, Skipped, Status};
+pub use search::{Hit, MAX_LIMIT, Near, PathFilter, Query};

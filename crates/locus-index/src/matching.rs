@@ -1,0 +1,172 @@
+//! How a query matches a name: the tiers (exact, prefix, word boundary, fuzzy), their scores,
+//! and the keys the index stores to find each tier without scanning every symbol.
+
+use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
+use nucleo_matcher::{Matcher, Utf32Str};
+
+/// Scores of the tiers; each tier's scores lie below the one before it.
+pub(crate) const EXACT: f32 = 1.0;
+pub(crate) const EXACT_ANY_CASE: f32 = 0.95;
+const PREFIX_BASE: f32 = 0.75;
+const PREFIX_SPAN: f32 = 0.15;
+const WORD_BASE: f32 = 0.55;
+const WORD_SPAN: f32 = 0.15;
+const FUZZY_BASE: f32 = 0.1;
+const FUZZY_SPAN: f32 = 0.4;
+
+/// A name's key for exact and prefix lookup: lowercase.
+pub(crate) fn key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// A name or query folded for word lookup: lowercase, without `_`, `-` and `$`, so that
+/// `user_name`, `userName` and `UserName` meet.
+pub(crate) fn fold(text: &str) -> String {
+    text.chars().filter(|c| !matches!(c, '_' | '-' | '$')).flat_map(char::to_lowercase).collect()
+}
+
+/// The folded suffixes of `name` that start at an inner word boundary (`getUserName`:
+/// `username`, `name`; `get_user_name`: the same), and the whole folded name when folding
+/// changed more than its case. These are the word index's keys.
+pub(crate) fn word_keys(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut keys = Vec::new();
+    for i in 1..chars.len() {
+        let (prev, c) = (chars[i - 1], chars[i]);
+        let boundary = (prev.is_lowercase() && c.is_uppercase())
+            || (matches!(prev, '_' | '-' | '$' | '.' | ' ') && c.is_alphanumeric())
+            || (prev.is_alphabetic() && c.is_ascii_digit())
+            // `HTTPServer`: the `S` starts a word.
+            || (i + 1 < chars.len()
+                && prev.is_uppercase()
+                && c.is_uppercase()
+                && chars[i + 1].is_lowercase());
+        if boundary {
+            let key = fold(&chars[i..].iter().collect::<String>());
+            if !key.is_empty() {
+                keys.push(key);
+            }
+        }
+    }
+    let whole = fold(name);
+    if whole != key(name) && !whole.is_empty() {
+        keys.push(whole);
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// A set of the ASCII letters and digits of a text, case folded: a name can fuzzy-match a
+/// query only if its set holds the query's.
+pub(crate) fn char_mask(text: &str) -> u64 {
+    let mut mask = 0u64;
+    for b in text.bytes() {
+        let bit = match b {
+            b'a'..=b'z' => b - b'a',
+            b'A'..=b'Z' => b - b'A',
+            b'0'..=b'9' => 26 + b - b'0',
+            b'_' => 36,
+            _ if b >= 0x80 => 37,
+            _ => 38,
+        };
+        mask |= 1 << bit;
+    }
+    mask
+}
+
+/// Whether the bytes of `needle` occur in `hay` in order (a necessary condition for a fuzzy
+/// match of a lowercase ASCII needle on a lowercase name): cheap, so it runs before nucleo.
+pub(crate) fn subsequence(hay: &str, needle: &str) -> bool {
+    let mut hay = hay.as_bytes();
+    for &b in needle.as_bytes() {
+        match memchr::memchr(b, hay) {
+            Some(i) => hay = &hay[i + 1..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The score of an exact match.
+pub(crate) fn exact(name: &str, query: &str) -> f32 {
+    if name == query { EXACT } else { EXACT_ANY_CASE }
+}
+
+/// The score of a prefix match: higher the more of the name the query covers.
+pub(crate) fn prefix(name_len: usize, query_len: usize) -> f32 {
+    PREFIX_BASE + PREFIX_SPAN * ratio(query_len, name_len)
+}
+
+/// The score of a word-boundary match of a folded query on a folded suffix.
+pub(crate) fn word(suffix_len: usize, query_len: usize) -> f32 {
+    WORD_BASE + WORD_SPAN * ratio(query_len, suffix_len)
+}
+
+fn ratio(part: usize, whole: usize) -> f32 {
+    if whole == 0 { 1.0 } else { (part as f32 / whole as f32).min(1.0) }
+}
+
+/// Fuzzy matching with nucleo (Helix's matcher), scores normalised by the query's match on
+/// itself.
+pub(crate) struct Fuzzy {
+    atom: Atom,
+    matcher: Matcher,
+    best: f32,
+    buf: Vec<char>,
+    pub mask: u64,
+}
+
+impl Fuzzy {
+    pub fn new(query: &str) -> Fuzzy {
+        let atom =
+            Atom::new(query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy, false);
+        let mut matcher = Matcher::default();
+        let mut buf = Vec::new();
+        let best = atom.score(Utf32Str::new(query, &mut buf), &mut matcher).unwrap_or(1).max(1);
+        Fuzzy { atom, matcher, best: f32::from(best), buf, mask: char_mask(query) & !(1 << 38) }
+    }
+
+    /// The score of `name`, or `None` when it does not match.
+    pub fn score(&mut self, name: &str) -> Option<f32> {
+        let s = self.atom.score(Utf32Str::new(name, &mut self.buf), &mut self.matcher)?;
+        Some(FUZZY_BASE + FUZZY_SPAN * (f32::from(s) / self.best).min(1.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_keys_split_camel_snake_and_acronyms() {
+        assert_eq!(word_keys("getUserName"), ["name", "username"]);
+        assert_eq!(word_keys("get_user_name"), ["getusername", "name", "username"]);
+        assert_eq!(word_keys("HTTPServer"), ["server"]);
+        assert_eq!(word_keys("parse2"), ["2"]);
+        assert!(word_keys("balance").is_empty());
+    }
+
+    #[test]
+    fn tiers_are_ordered() {
+        let mut fuzzy = Fuzzy::new("blnc");
+        let f = fuzzy.score("balance").unwrap();
+        assert!(f < word(10, 1) && word(10, 10) < prefix(10, 1) && prefix(10, 9) < EXACT_ANY_CASE);
+        assert!(fuzzy.score("xyz").is_none());
+        assert_eq!(exact("Ledger", "Ledger"), EXACT);
+        assert_eq!(exact("Ledger", "ledger"), EXACT_ANY_CASE);
+    }
+
+    #[test]
+    fn subsequences() {
+        assert!(subsequence("getusername", "gun"));
+        assert!(!subsequence("getusername", "ung"));
+    }
+
+    #[test]
+    fn masks_filter_impossible_names() {
+        let q = char_mask("blc");
+        assert_eq!(char_mask("balance") & q, q);
+        assert_ne!(char_mask("xyz") & q, q);
+    }
+}
