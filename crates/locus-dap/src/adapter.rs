@@ -67,6 +67,13 @@ impl Registry {
             .ok_or_else(|| Error::UnknownAdapter(format!("the name {name:?}")))
     }
 
+    /// The adapter that serves `.vscode/launch.json` configurations of this `type`.
+    pub fn for_type(&self, kind: &str) -> Result<&AdapterDef, Error> {
+        self.adapters.iter().find(|a| a.types.iter().any(|t| t == kind)).ok_or_else(|| {
+            Error::UnknownAdapter(format!("launch.json configurations of type {kind:?}"))
+        })
+    }
+
     /// The first adapter that debugs this language id.
     pub fn for_language(&self, language: &str) -> Result<&AdapterDef, Error> {
         self.adapters
@@ -169,11 +176,110 @@ impl AdapterDef {
     pub fn attach_arguments(&self, overrides: &Value) -> Value {
         merge(&self.attach, overrides)
     }
+
+    /// The `attach` request's arguments for a target: the attach defaults, then what the
+    /// file's `attach-by` adds for that kind of target, then `overrides`.
+    /// [`Error::Unsupported`] when the adapter cannot attach that way.
+    pub fn attach_arguments_to(
+        &self,
+        target: &AttachTarget,
+        overrides: &Value,
+    ) -> Result<Value, Error> {
+        let (template, vars, how) = match target {
+            AttachTarget::Pid(pid) => {
+                (&self.attach_by.pid, vec![("pid", Value::from(*pid))], "to a process id")
+            }
+            AttachTarget::Address { host, port } => (
+                &self.attach_by.address,
+                vec![("host", Value::from(host.clone())), ("port", Value::from(*port))],
+                "to a host:port address",
+            ),
+        };
+        let Some(template) = template else {
+            return Err(Error::Unsupported(format!("{} cannot attach {how}", self.name)));
+        };
+        let mut out = merge(&self.attach, &fill(template, &vars));
+        overlay(&mut out, overrides);
+        Ok(out)
+    }
+
+    /// The `launch` request's arguments that run one test (`name`, in `file`): the launch
+    /// defaults, then the file's `[test.launch]`, then `overrides`. [`Error::Unsupported`]
+    /// when the adapter has no test runner.
+    pub fn test_arguments(
+        &self,
+        name: &str,
+        file: &Path,
+        workspace: &Path,
+        overrides: &Value,
+    ) -> Result<Value, Error> {
+        let Some(test) = &self.test else {
+            return Err(Error::Unsupported(format!(
+                "{} has no test runner Locus knows",
+                self.name
+            )));
+        };
+        let dir = file.parent().unwrap_or(Path::new("/"));
+        let vars = [
+            ("name", Value::from(name)),
+            ("file", Value::from(file.display().to_string())),
+            ("dir", Value::from(dir.display().to_string())),
+            ("workspace", Value::from(workspace.display().to_string())),
+        ];
+        let mut out = merge(&self.launch, &fill(&test.launch, &vars));
+        overlay(&mut out, overrides);
+        Ok(out)
+    }
 }
 
-fn merge(defaults: &toml::Table, overrides: &Value) -> Value {
-    let mut out =
-        serde_json::to_value(defaults).unwrap_or_else(|_| Value::Object(Default::default()));
+/// What `attach` attaches to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttachTarget {
+    /// A local process.
+    Pid(u32),
+    /// A debug server listening at an address.
+    Address {
+        /// Its host.
+        host: String,
+        /// Its port.
+        port: u16,
+    },
+}
+
+/// A template table as JSON with its `{var}`s filled: a string that is exactly one variable
+/// takes the variable's value (a number stays a number); other strings have them replaced as
+/// text. Nested tables and arrays are filled too.
+fn fill(template: &toml::Table, vars: &[(&str, Value)]) -> Value {
+    fn walk(v: Value, vars: &[(&str, Value)]) -> Value {
+        match v {
+            Value::String(s) => {
+                for (k, val) in vars {
+                    if s == format!("{{{k}}}") {
+                        return val.clone();
+                    }
+                }
+                let mut s = s;
+                for (k, val) in vars {
+                    let text = match val {
+                        Value::String(t) => t.clone(),
+                        other => other.to_string(),
+                    };
+                    s = s.replace(&format!("{{{k}}}"), &text);
+                }
+                Value::String(s)
+            }
+            Value::Array(a) => Value::Array(a.into_iter().map(|v| walk(v, vars)).collect()),
+            Value::Object(o) => {
+                Value::Object(o.into_iter().map(|(k, v)| (k, walk(v, vars))).collect())
+            }
+            other => other,
+        }
+    }
+    walk(serde_json::to_value(template).unwrap_or(Value::Null), vars)
+}
+
+/// `overrides` merged over `out` key by key (a `null` override removes the key).
+fn overlay(out: &mut Value, overrides: &Value) {
     if let (Some(out), Some(overrides)) = (out.as_object_mut(), overrides.as_object()) {
         for (k, v) in overrides {
             if v.is_null() {
@@ -183,6 +289,12 @@ fn merge(defaults: &toml::Table, overrides: &Value) -> Value {
             }
         }
     }
+}
+
+fn merge(defaults: &toml::Table, overrides: &Value) -> Value {
+    let mut out =
+        serde_json::to_value(defaults).unwrap_or_else(|_| Value::Object(Default::default()));
+    overlay(&mut out, overrides);
     out
 }
 

@@ -30,6 +30,50 @@ pub struct AdapterDef {
     /// The `attach` request's arguments before the caller's own are merged over them.
     #[serde(default)]
     pub attach: toml::Table,
+    /// The `type`s of `.vscode/launch.json` configurations this adapter serves (`"python"`,
+    /// `"debugpy"`).
+    #[serde(default)]
+    pub types: Vec<String>,
+    /// How an `attach` request names what to attach to: the arguments added for a process
+    /// id, and for a `host:port` address. Absent when the adapter cannot.
+    #[serde(default)]
+    pub attach_by: AttachBy,
+    /// How a test function is debugged (`debug_test`); absent when the adapter has no test
+    /// runner Locus knows.
+    #[serde(default)]
+    pub test: Option<TestDef>,
+}
+
+/// The arguments an `attach` request gets for each way of naming its target. Strings are
+/// templates: one that is exactly `"{pid}"` or `"{port}"` becomes that number; `{host}`,
+/// `{pid}` and `{port}` inside a longer string are replaced as text.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AttachBy {
+    /// Added to attach to a local process by its id (`{pid}`).
+    #[serde(default)]
+    pub pid: Option<toml::Table>,
+    /// Added to attach to a debug server listening at an address (`{host}`, `{port}`).
+    #[serde(default)]
+    pub address: Option<toml::Table>,
+}
+
+/// How a test is recognised and run under the adapter.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TestDef {
+    /// The runner's name, for messages (`"pytest"`, `"go test"`).
+    pub runner: String,
+    /// A function or method whose name starts with this is a test (`"test"`, `"Test"`).
+    pub function_prefix: String,
+    /// What joins the names of the classes around a test method and the method's own
+    /// (`"::"`: `TestCart::test_total`); without it only functions outside classes are tests.
+    #[serde(default)]
+    pub separator: Option<String>,
+    /// The `launch` arguments that run one test, merged over `[launch]`. Strings are
+    /// templates: `{name}` is the test's name, `{file}` its file, `{dir}` the file's folder,
+    /// `{workspace}` the workspace folder that holds the file (else the file's folder).
+    pub launch: toml::Table,
 }
 
 /// One way to start an adapter. Exactly one of `program` and `python-module` is given.
@@ -114,6 +158,11 @@ impl AdapterDef {
                     i + 1
                 ));
             }
+        }
+        if let Some(test) = &self.test
+            && test.function_prefix.is_empty()
+        {
+            return Err(format!("adapter {}: [test] needs a `function-prefix`", self.name));
         }
         if let TransportDef::Tcp(tcp) = &self.transport {
             match tcp.port {

@@ -45,8 +45,8 @@ mod session;
 mod transport;
 pub mod types;
 
-pub use adapter::{Launcher, Lookup, Registry};
-pub use def::{AdapterDef, CommandDef, PortSource, TcpDef, TransportDef};
+pub use adapter::{AttachTarget, Launcher, Lookup, Registry};
+pub use def::{AdapterDef, AttachBy, CommandDef, PortSource, TcpDef, TestDef, TransportDef};
 pub use error::Error;
 pub use ids::{FrameId, VarRef};
 pub use output::{OutputCursor, OutputRead};

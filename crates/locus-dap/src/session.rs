@@ -290,6 +290,10 @@ struct State {
     output: Output,
     /// Child sessions the adapter asked for with `startDebugging`, oldest first.
     children: Vec<Arc<Session>>,
+    /// The adapter's ids of the current stop's breakpoints that no breakpoint of Locus had
+    /// yet: the stop came before the answer that gives them (js-debug's child sessions stop
+    /// while their `setBreakpoints` is out). Attributed when the answer is read.
+    unattributed: Vec<i64>,
 }
 
 impl State {
@@ -300,6 +304,7 @@ impl State {
     /// The program resumed: references die, threads run.
     fn resumed(&mut self, thread: Option<i64>) {
         self.ids.invalidate();
+        self.unattributed.clear();
         if !matches!(self.phase, Phase::Ended(_)) {
             self.phase = Phase::Running;
         }
@@ -310,6 +315,55 @@ impl State {
         }
         if thread.is_some() && self.threads.values().any(|t| t.stopped) {
             self.phase = Phase::Stopped;
+        }
+    }
+
+    /// Counts a hit for every breakpoint at the stop's location (a breakpoint the adapter
+    /// moved counts at the line it moved to, once that is known); `only_unanswered` keeps to
+    /// breakpoints whose adapter id is not known yet. Answers Locus's ids.
+    fn hits_at(&mut self, top: Option<&Position>, only_unanswered: bool) -> Vec<u64> {
+        let mut hit = Vec::new();
+        if let Some(Position { path: Some(path), line, .. }) = top {
+            for r in self.files.get_mut(path).into_iter().flatten() {
+                if r.info.actual_line.unwrap_or(r.info.line) == *line
+                    && !(only_unanswered && r.adapter_id.is_some())
+                {
+                    r.info.hit_count += 1;
+                    hit.push(r.info.id);
+                }
+            }
+        }
+        hit
+    }
+
+    /// Attributes the current stop to the breakpoints whose adapter ids just became known
+    /// (see `unattributed`), each once.
+    fn attribute_late(&mut self) {
+        if self.unattributed.is_empty() || self.phase != Phase::Stopped {
+            return;
+        }
+        let pending = std::mem::take(&mut self.unattributed);
+        let counted = self.stop.as_ref().map(|s| s.breakpoints.clone()).unwrap_or_default();
+        let mut late = Vec::new();
+        let mut still = Vec::new();
+        for id in pending {
+            let mut found = false;
+            for r in self.records_mut() {
+                if r.adapter_id == Some(id) {
+                    found = true;
+                    if !counted.contains(&r.info.id) && !late.contains(&r.info.id) {
+                        r.info.hit_count += 1;
+                        late.push(r.info.id);
+                    }
+                }
+            }
+            if !found {
+                still.push(id);
+            }
+        }
+        self.unattributed = still;
+        if let Some(stop) = &mut self.stop {
+            stop.breakpoints.extend(late);
         }
     }
 
@@ -409,6 +463,7 @@ impl Session {
             ids: Ids::default(),
             output: Output::new(config.output_cap),
             children: Vec::new(),
+            unattributed: Vec::new(),
         }));
         let family =
             Family { def: def.clone(), launcher: launcher.clone(), config: config.clone() };
@@ -630,6 +685,7 @@ impl Session {
                 s.files.remove(path);
             }
         }
+        s.attribute_late();
         Ok(())
     }
 
@@ -716,6 +772,7 @@ impl Session {
         for (record, bp) in s.functions.iter_mut().zip(answered) {
             apply(record, &bp);
         }
+        s.attribute_late();
         Ok(())
     }
 
@@ -1042,12 +1099,16 @@ impl Session {
     /// already is only cleaned up.
     pub async fn disconnect(&self, timeout: Duration) -> Result<(), Error> {
         // After `terminated` the courtesy `disconnect` has been sent already (`run_events`).
-        let ended = self.state.lock().unwrap().ended().is_some();
+        let (ended, launched) = {
+            let s = self.state.lock().unwrap();
+            (s.ended().is_some(), s.launched)
+        };
         let result = if self.client.closed().is_none() && !ended {
+            // A program Locus attached to is left running, as an IDE leaves it.
             self.client
                 .request_within(
                     "disconnect",
-                    json!({"restart": false, "terminateDebuggee": true}),
+                    json!({"restart": false, "terminateDebuggee": launched}),
                     timeout,
                 )
                 .await
@@ -1291,6 +1352,7 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
                 return;
             }
             let mut hit = Vec::new();
+            s.unattributed.clear();
             match &stopped.hit_breakpoint_ids {
                 Some(ids) if !ids.is_empty() => {
                     for r in s.records_mut() {
@@ -1299,17 +1361,15 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
                             hit.push(r.info.id);
                         }
                     }
-                }
-                _ if stopped.reason.contains("breakpoint") => {
-                    if let Some(Position { path: Some(path), line, .. }) = &top {
-                        for r in s.files.get_mut(path).into_iter().flatten() {
-                            if r.info.actual_line.unwrap_or(r.info.line) == *line {
-                                r.info.hit_count += 1;
-                                hit.push(r.info.id);
-                            }
-                        }
+                    let known: Vec<i64> = s.records_mut().filter_map(|r| r.adapter_id).collect();
+                    s.unattributed = ids.iter().copied().filter(|i| !known.contains(i)).collect();
+                    // Ids not known yet (the stop came before the breakpoints' answer): by
+                    // location now, by id once the answer is read (`attribute_late`).
+                    if hit.is_empty() {
+                        hit = s.hits_at(top.as_ref(), true);
                     }
                 }
+                _ if stopped.reason.contains("breakpoint") => hit = s.hits_at(top.as_ref(), false),
                 _ => {}
             }
             s.stops += 1;
@@ -1354,7 +1414,10 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
             }
         }
         "terminated" => {
-            let reason = state.lock().unwrap().exit_reason();
+            let (reason, launched) = {
+                let s = state.lock().unwrap();
+                (s.exit_reason(), s.launched)
+            };
             state.lock().unwrap().end(reason);
             // Delve expects a `disconnect` after `terminated`; it is a courtesy, bounded.
             let client = client.clone();
@@ -1362,7 +1425,7 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
                 let _ = client
                     .request_within(
                         "disconnect",
-                        json!({"restart": false, "terminateDebuggee": true}),
+                        json!({"restart": false, "terminateDebuggee": launched}),
                         Duration::from_secs(2),
                     )
                     .await;
@@ -1385,6 +1448,7 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
                     }
                 }
             }
+            s.attribute_late();
         }
         "thread" => {
             let Ok(t) = types::parse::<types::ThreadEvent>("thread", body) else { return };

@@ -401,6 +401,65 @@ async fn hits_are_counted_by_location_when_the_adapter_names_no_breakpoint() {
     );
 }
 
+/// A stop that names a breakpoint by an id whose `setBreakpoints` answer is not read yet (a
+/// js-debug child under load): attributed by location at once when the line is the one asked
+/// for, else by id once the answer comes; counted once either way.
+#[tokio::test]
+async fn a_stop_before_the_breakpoints_answer_is_attributed_once() {
+    for (asked, moved_to) in [(12, 12), (11, 12)] {
+        let (client, mut fake) = pair();
+        let script = tokio::spawn(async move {
+            let init = fake.recv().await;
+            fake.respond(&init, json!({"supportsConfigurationDoneRequest": true})).await;
+            let launch = fake.recv().await;
+            fake.event("initialized", Value::Null).await;
+            let set = fake.recv().await;
+            assert_eq!(set["command"], "setBreakpoints");
+            // The program stops before the breakpoints are answered.
+            fake.event(
+                "stopped",
+                json!({"reason": "breakpoint", "threadId": 0, "hitBreakpointIds": [7]}),
+            )
+            .await;
+            let top = fake.recv().await;
+            assert_eq!(top["command"], "stackTrace");
+            fake.respond(
+                &top,
+                json!({"stackFrames": [{"id": 1, "name": "total", "line": moved_to, "column": 1,
+                "source": {"path": "/w/loop.js"}}]}),
+            )
+            .await;
+            fake.respond(
+                &set,
+                json!({"breakpoints": [{"id": 7, "verified": true, "line": moved_to}]}),
+            )
+            .await;
+            let done = fake.recv().await;
+            assert_eq!(done["command"], "configurationDone");
+            fake.respond(&done, Value::Null).await;
+            fake.respond(&launch, Value::Null).await;
+            fake
+        });
+        let registry = Registry::builtin();
+        let mut config = SessionConfig::standard();
+        config.handshake_timeout = BOUND;
+        let session =
+            Session::over(client, registry.get("js-debug").unwrap(), fake_launcher(), config)
+                .await
+                .unwrap();
+        session
+            .set_breakpoints(Path::new("/w/loop.js"), &[SourceBreakpoint::at(asked)])
+            .await
+            .unwrap();
+        session.launch(&json!({"program": "/w/loop.js"})).await.unwrap();
+        session.wait_for_stop(0, BOUND).await.unwrap();
+        let _fake = script.await.unwrap();
+        let snapshot = session.snapshot();
+        assert_eq!(snapshot.stop.unwrap().breakpoints, [1], "asked {asked}, stopped at {moved_to}");
+        assert_eq!(snapshot.breakpoints[0].hit_count, 1, "asked {asked}, stopped at {moved_to}");
+    }
+}
+
 fn process(program: &str, args: &[&str], transport: TransportDef) -> Launcher {
     Launcher {
         adapter: "scripted".into(),

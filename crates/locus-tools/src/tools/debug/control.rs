@@ -232,7 +232,7 @@ fn timeout(ms: Option<u64>) -> Duration {
 }
 
 /// A stop as tools answer it.
-fn stop_json(d: &Debugger, live: &Live, stop: &StopInfo) -> Value {
+pub(crate) fn stop_json(d: &Debugger, live: &Live, stop: &StopInfo) -> Value {
     let snap = live.target().snapshot();
     let breakpoints: Vec<Value> = stop
         .breakpoints
@@ -268,23 +268,26 @@ fn wait_error(e: DapError, after: Duration) -> ToolError {
 async fn wait(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolError> {
     let live = d.session(p.session_id.as_deref())?;
     let after = timeout(p.timeout_ms);
-    let target = live.target();
-    let stop = if Arc::ptr_eq(&target, &live.session) {
-        // The adapter may still open the child session that runs the program (js-debug):
-        // whichever comes first, a stop here or a child, whose first stop is then awaited.
-        let started = tokio::time::Instant::now();
-        tokio::select! {
-            stop = target.wait_for_stop(0, after) => stop,
-            child = target.wait_for_child(after) => match child {
-                Ok(child) => child.wait_for_stop(0, after.saturating_sub(started.elapsed())).await,
-                Err(e) => Err(e),
-            },
-        }
-    } else {
-        target.wait_for_stop(0, after).await
-    };
-    let stop = stop.map_err(|e| wait_error(e, after))?;
+    let stop = wait_for_any_stop(&live, after).await.map_err(|e| wait_error(e, after))?;
     Ok(stop_json(d, &live, &stop))
+}
+
+/// Waits until the program is stopped (answering at once when it is), in the session or in
+/// the child session the adapter may still open to run the program (js-debug).
+pub(crate) async fn wait_for_any_stop(live: &Live, after: Duration) -> Result<StopInfo, DapError> {
+    let target = live.target();
+    if !Arc::ptr_eq(&target, &live.session) {
+        return target.wait_for_stop(0, after).await;
+    }
+    // Whichever comes first, a stop here or a child, whose first stop is then awaited.
+    let started = tokio::time::Instant::now();
+    tokio::select! {
+        stop = target.wait_for_stop(0, after) => stop,
+        child = target.wait_for_child(after) => match child {
+            Ok(child) => child.wait_for_stop(0, after.saturating_sub(started.elapsed())).await,
+            Err(e) => Err(e),
+        },
+    }
 }
 
 async fn resume(d: &Debugger, p: ContinueParams, _: &Cx) -> Result<Value, ToolError> {

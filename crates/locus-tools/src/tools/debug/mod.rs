@@ -18,11 +18,14 @@
 //! so the answer can say what still runs); no adapter's name in the code (adapters are data in
 //! `locus-dap`); frame and variable ids are locus-dap's, so staleness is always detected.
 
+mod attach;
 mod breakpoints;
 mod context;
 mod control;
 mod inspect;
+mod launch_json;
 mod session;
+mod testing;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -54,6 +57,8 @@ pub fn register_with(catalogue: &mut Catalogue, lookup: Lookup, registry: Regist
     let d = Arc::new(Debugger { inner: Mutex::new(Inner::default()), lookup, registry });
     catalogue
         .register(session::DebugStart(d.clone()))
+        .register(attach::DebugAttach(d.clone()))
+        .register(testing::DebugTest(d.clone()))
         .register(session::DebugStop(d.clone()))
         .register(session::DebugRestart(d.clone()))
         .register(session::DebugStatus(d.clone()))

@@ -27,6 +27,12 @@ pub struct StartParams {
     #[serde(default)]
     #[schemars(example = &"http.server")]
     pub module: Option<String>,
+    /// The name of a configuration in the workspace's `.vscode/launch.json` (JSONC;
+    /// `${workspaceFolder}`, `${file}`, `${lineNumber}`, `${env:X}` are replaced); instead of
+    /// `program` or `module`. `args`, `env`, `cwd` and `stopOnEntry` given here override it.
+    #[serde(default)]
+    #[schemars(example = &"Python: Current File")]
+    pub configuration: Option<String>,
     /// The program's command-line arguments.
     #[serde(default)]
     #[schemars(example = &["--verbose"])]
@@ -80,7 +86,7 @@ debug_tool!(
     spec(
         "debug_start",
         "Start debugging",
-        "Launch a program or module under its debug adapter (debugpy, Delve, lldb-dap, js-debug) and answer the new session's id, pid and command line",
+        "Launch a program, a module or a .vscode/launch.json configuration under its debug adapter (debugpy, Delve, lldb-dap, js-debug) and answer the new session's id, pid and command line",
         WhenToUse {
             use_for: &[
                 "running a program to a breakpoint to see its runtime state",
@@ -184,9 +190,16 @@ debug_tool!(
 
 async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError> {
     let which = exactly_one(
-        &[("program", p.program.is_some()), ("module", p.module.is_some())],
+        &[
+            ("program", p.program.is_some()),
+            ("module", p.module.is_some()),
+            ("configuration", p.configuration.is_some()),
+        ],
         "what to debug",
     )?;
+    if which == 2 {
+        return start_configuration(d, p, cx).await;
+    }
     let registry = &d.registry;
     let workspace = cx.host.status().workspace_folders.into_iter().next();
     let program = p.program.as_deref().map(|prog| resolve(cx, prog));
@@ -218,15 +231,7 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
     .map_err(dap_error)?
     .clone();
     if cx.host.one_shot() {
-        return Err(ToolError::new(
-            ErrorCode::Unsupported,
-            "debug_start needs a process that outlives the call: the session would end with \
-             this `locus call`",
-        )
-        .with_hint(
-            "Debug through `locus mcp` (the agent's MCP server) or with an editor running \
-             `locus lsp`, whose sidecar keeps the session",
-        ));
+        return Err(one_shot_error());
     }
     let cwd = p
         .cwd
@@ -264,7 +269,8 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
 
     let launched = Launched {
         def,
-        launch,
+        attach: false,
+        arguments: launch,
         cwd,
         command_line: command_line.join(" "),
         program: program.map(|p| p.display().to_string()).or(p.module),
@@ -272,19 +278,100 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
     open(d, launched, None).await
 }
 
+/// `debug_start {configuration}`: a launch.json configuration, with the call's own `args`,
+/// `env`, `cwd` and `stopOnEntry` over it.
+async fn start_configuration(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError> {
+    let name = p.configuration.as_deref().expect("checked");
+    let config = super::launch_json::configuration(cx, &d.registry, name)?;
+    if p.adapter.as_deref().is_some_and(|a| a != config.def.name) {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "configuration `{name}` is for {}, not {}",
+                config.def.name,
+                p.adapter.as_deref().unwrap_or_default()
+            ),
+        )
+        .with_details(json!({"parameter": "adapter"})));
+    }
+    if cx.host.one_shot() {
+        return Err(one_shot_error());
+    }
+    let mut arguments = config.arguments;
+    if let Some(args) = &p.args {
+        arguments["args"] = json!(args);
+    }
+    if let Some(env) = &p.env {
+        arguments["env"] = json!(env);
+    }
+    if let Some(cwd) = &p.cwd {
+        arguments["cwd"] = json!(resolve(cx, cwd));
+    }
+    if let Some(stop) = p.stop_on_entry {
+        arguments["stopOnEntry"] = json!(stop);
+    }
+    let target = ["program", "module"].iter().find_map(|k| arguments[*k].as_str());
+    let mut command_line: Vec<String> = target.map(String::from).into_iter().collect();
+    command_line.extend(
+        arguments["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str())
+            .map(String::from),
+    );
+    let cwd = arguments["cwd"].as_str().map(PathBuf::from).or(Some(config.folder));
+    let launched = Launched {
+        program: target.map(String::from),
+        def: config.def,
+        attach: config.attach,
+        arguments,
+        cwd,
+        command_line: if command_line.is_empty() {
+            name.to_string()
+        } else {
+            command_line.join(" ")
+        },
+    };
+    let mut data = open(d, launched, None).await?;
+    data["configuration"] = json!(name);
+    Ok(data)
+}
+
+/// `E_UNSUPPORTED` for a one-shot `locus call`, whose process ends with the call.
+pub(crate) fn one_shot_error() -> ToolError {
+    ToolError::new(
+        ErrorCode::Unsupported,
+        "debugging needs a process that outlives the call: the session would end with this \
+         `locus call`",
+    )
+    .with_hint(
+        "Debug through `locus mcp` (the agent's MCP server) or with an editor running \
+         `locus lsp`, whose sidecar keeps the session",
+    )
+}
+
 /// How a session was started, for `debug_restart`.
 #[derive(Debug, Clone)]
 pub(crate) struct Launched {
-    def: AdapterDef,
-    launch: Value,
-    cwd: Option<PathBuf>,
+    pub(crate) def: AdapterDef,
+    /// An `attach` request rather than a `launch`.
+    pub(crate) attach: bool,
+    /// The request's arguments (the adapter's defaults are merged under them).
+    pub(crate) arguments: Value,
+    /// Where the adapter runs.
+    pub(crate) cwd: Option<PathBuf>,
     pub(crate) command_line: String,
-    program: Option<String>,
+    pub(crate) program: Option<String>,
 }
 
 /// Starts the adapter, sends the workspace's breakpoints, launches, and registers the session
 /// (as a new one, or in place of the session named `replace`).
-async fn open(d: &Debugger, launched: Launched, replace: Option<&str>) -> Result<Value, ToolError> {
+pub(crate) async fn open(
+    d: &Debugger,
+    launched: Launched,
+    replace: Option<&str>,
+) -> Result<Value, ToolError> {
     let mut config = SessionConfig::standard();
     config.lookup = d.lookup.clone();
     // The adapter runs where the program does (Delve builds the package of its folder).
@@ -299,7 +386,11 @@ async fn open(d: &Debugger, launched: Launched, replace: Option<&str>) -> Result
         if !functions.is_empty() {
             session.set_function_breakpoints(&functions).await?;
         }
-        session.launch(&launched.launch).await
+        if launched.attach {
+            session.attach(&launched.arguments).await
+        } else {
+            session.launch(&launched.arguments).await
+        }
     };
     if let Err(e) = configured.await {
         let _ = session.disconnect(Duration::from_secs(2)).await;
@@ -326,6 +417,7 @@ async fn open(d: &Debugger, launched: Launched, replace: Option<&str>) -> Result
         "targetCommandLine": live.command_line,
         "cwd": launched.cwd,
         "breakpointsSent": breakpoints.len(),
+        "attached": launched.attach,
         "state": phase_name(&snap.phase),
     }))
 }

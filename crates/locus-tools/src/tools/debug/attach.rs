@@ -1,0 +1,233 @@
+//! `debug_attach`: debug a program that is already running, by its process id or by the
+//! address of the debug server it listens on. What each adapter's `attach` request needs is
+//! in its file (`attach-by`); a session Locus attached to leaves the program running when it
+//! stops.
+
+use std::path::Path;
+
+use locus_dap::AttachTarget;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::session::{Launched, one_shot_error, open};
+use super::{Debugger, dap_error, debug_tool, exactly_one, spec};
+use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+
+/// Parameters of `debug_attach`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttachParams {
+    /// The process id of a running program on this machine; give this or `address`.
+    #[serde(default)]
+    #[schemars(example = 4242, range(min = 1))]
+    pub pid: Option<u32>,
+    /// `host:port` of a debug server the program listens on (`python -m debugpy --listen
+    /// 5678`, `node --inspect=9229`); give this or `pid`. A bare port means 127.0.0.1.
+    #[serde(default)]
+    #[schemars(example = &"127.0.0.1:5678")]
+    pub address: Option<String>,
+    /// The debug adapter by name (debugpy, delve, lldb-dap, js-debug); by the process's
+    /// executable for `pid`, by the editor's file for `address`, when omitted.
+    #[serde(default)]
+    #[schemars(example = &"debugpy")]
+    pub adapter: Option<String>,
+}
+
+debug_tool!(
+    /// `debug_attach`: attach to a running program.
+    DebugAttach,
+    AttachParams,
+    spec(
+        "debug_attach",
+        "Attach the debugger",
+        "Attach a debug adapter to a program that is already running, by process id or by the host:port of its debug server, and answer the new session's id; stopping the session leaves the program running",
+        WhenToUse {
+            use_for: &[
+                "debugging a server or long-running program without restarting it",
+                "a program started with its debug server listening (debugpy --listen, node --inspect)",
+            ],
+            dont_use_for: &["a program Locus can start itself (use debug_start)"],
+            patterns: &[
+                "breakpoint_set, then debug_attach, then debug_wait_for_stop",
+                "debug_stop detaches; the program goes on",
+            ],
+        },
+        true,
+        false
+    ),
+    attach,
+    attach_summary
+);
+
+async fn attach(d: &Debugger, p: AttachParams, cx: &Cx) -> Result<Value, ToolError> {
+    let which = exactly_one(
+        &[("pid", p.pid.is_some()), ("address", p.address.is_some())],
+        "what to attach to",
+    )?;
+    let (target, command_line, language) = if which == 0 {
+        let pid = p.pid.expect("checked");
+        let proc_dir = Path::new("/proc").join(pid.to_string());
+        if !proc_dir.exists() {
+            return Err(ToolError::new(ErrorCode::NotFound, format!("no process {pid}"))
+                .with_hint("Give the id of a running process (ps lists them)")
+                .with_details(json!({"pid": pid})));
+        }
+        let cmdline = std::fs::read(proc_dir.join("cmdline")).unwrap_or_default();
+        let command_line = cmdline
+            .split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        (AttachTarget::Pid(pid), command_line, process_language(&proc_dir))
+    } else {
+        let address = p.address.as_deref().expect("checked");
+        let (host, port) = parse_address(address)?;
+        let language = cx.editor_context.as_deref().and_then(|c| {
+            let path = c["file"]["path"].as_str()?;
+            let path = Path::new(path);
+            let first = std::fs::read_to_string(path).ok();
+            let first = first.as_deref().and_then(|t| t.lines().next());
+            Some(locus_scopes::Registry::builtin().for_path(path, first)?.id())
+        });
+        (AttachTarget::Address { host: host.clone(), port }, format!("{host}:{port}"), language)
+    };
+    let def = match (&p.adapter, language) {
+        (Some(name), _) => d.registry.get(name),
+        (None, Some(language)) => d.registry.for_language(language),
+        (None, None) => {
+            return Err(ToolError::new(
+                ErrorCode::InvalidParams,
+                "cannot tell which debug adapter to attach with",
+            )
+            .with_hint("Name it with `adapter` (debugpy, delve, lldb-dap, js-debug)")
+            .with_details(json!({"parameter": "adapter"})));
+        }
+    }
+    .map_err(dap_error)?
+    .clone();
+    if cx.host.one_shot() {
+        return Err(one_shot_error());
+    }
+    let arguments = def.attach_arguments_to(&target, &json!({})).map_err(dap_error)?;
+    let cwd = cx.host.status().workspace_folders.into_iter().next();
+    let launched = Launched {
+        def,
+        attach: true,
+        arguments,
+        cwd,
+        command_line,
+        program: match &target {
+            AttachTarget::Pid(pid) => Some(format!("process {pid}")),
+            AttachTarget::Address { host, port } => Some(format!("{host}:{port}")),
+        },
+    };
+    let mut data = open(d, launched, None).await?;
+    if let AttachTarget::Pid(pid) = target
+        && data["pid"].is_null()
+    {
+        data["pid"] = json!(pid);
+    }
+    Ok(data)
+}
+
+/// `host:port`, `[v6]:port`, `:port` or a bare port (127.0.0.1).
+fn parse_address(address: &str) -> Result<(String, u16), ToolError> {
+    let bad = || {
+        ToolError::new(
+            ErrorCode::InvalidParams,
+            format!("parameter `address` is {address:?}: expected host:port"),
+        )
+        .with_details(json!({"parameter": "address", "example": "127.0.0.1:5678"}))
+    };
+    let (host, port) = match address.rsplit_once(':') {
+        Some((host, port)) => (host.trim_start_matches('[').trim_end_matches(']'), port),
+        None => ("", address),
+    };
+    let port: u16 = port.parse().map_err(|_| bad())?;
+    if port == 0 {
+        return Err(bad());
+    }
+    let host = if host.is_empty() { "127.0.0.1" } else { host };
+    Ok((host.to_string(), port))
+}
+
+/// The language of a process, from its executable: Python and Node by name, Go by the build
+/// information the Go linker writes into every binary, C otherwise (lldb-dap debugs any
+/// native program). `None` when the executable cannot be read.
+fn process_language(proc_dir: &Path) -> Option<&'static str> {
+    let exe = std::fs::read_link(proc_dir.join("exe")).ok()?;
+    let name = exe.file_name()?.to_string_lossy().to_lowercase();
+    if name.starts_with("python") || name.starts_with("pypy") {
+        return Some("python");
+    }
+    if name == "node" || name.starts_with("nodejs") {
+        return Some("javascript");
+    }
+    let bytes = std::fs::read(proc_dir.join("exe")).ok()?;
+    if elf_sections(&bytes).iter().any(|name| name == b".go.buildinfo") {
+        return Some("go");
+    }
+    Some("c")
+}
+
+/// The section names of a 64-bit little-endian ELF file (empty for anything else). A few
+/// fixed offsets of the ELF header are all this needs, not an ELF crate.
+fn elf_sections(bytes: &[u8]) -> Vec<&[u8]> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    let u64_at = |at: usize| {
+        usize::try_from(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?)).ok()
+    };
+    let names = || -> Option<Vec<&[u8]>> {
+        // "\x7fELF", 64-bit, little-endian.
+        if bytes.get(..6)? != b"\x7fELF\x02\x01" {
+            return None;
+        }
+        let (offset, size, count, strings) =
+            (u64_at(0x28)?, usize::from(u16_at(0x3a)?), usize::from(u16_at(0x3c)?), u16_at(0x3e)?);
+        let header = |i: usize| offset + i * size;
+        let table = u64_at(header(usize::from(strings)) + 0x18)?;
+        let mut out = Vec::new();
+        for i in 0..count {
+            let name = table + usize::try_from(u32_at(header(i))?).ok()?;
+            let rest = bytes.get(name..)?;
+            out.push(&rest[..rest.iter().position(|b| *b == 0)?]);
+        }
+        Some(out)
+    };
+    names().unwrap_or_default()
+}
+
+fn attach_summary(d: &Value) -> String {
+    format!(
+        "Attached debug session {} ({}) to {} [pid {}], {}",
+        d["sessionId"].as_str().unwrap_or("?"),
+        d["adapter"].as_str().unwrap_or("?"),
+        d["targetCommandLine"].as_str().unwrap_or("?"),
+        d["pid"],
+        d["state"].as_str().unwrap_or("?")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_parse() {
+        assert_eq!(parse_address("127.0.0.1:5678").unwrap(), ("127.0.0.1".into(), 5678));
+        assert_eq!(parse_address("5678").unwrap(), ("127.0.0.1".into(), 5678));
+        assert_eq!(parse_address(":9229").unwrap(), ("127.0.0.1".into(), 9229));
+        assert_eq!(parse_address("[::1]:9229").unwrap(), ("::1".into(), 9229));
+        assert_eq!(parse_address("host:x").unwrap_err().code, ErrorCode::InvalidParams);
+        assert!(parse_address("host:0").is_err());
+    }
+
+    #[test]
+    fn this_process_is_native() {
+        let me = Path::new("/proc/self");
+        assert_eq!(process_language(me), Some("c"));
+    }
+}

@@ -1,0 +1,344 @@
+//! `debug_test`: debug one test — the test function or method around the editor's cursor (or
+//! a line), or one named — under its language's test runner (pytest for Python, `go test
+//! -run` for Go). Which functions are tests and how a runner runs one is in the adapter's
+//! file (`[test]`); the test is found in Locus's own scopes of the file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use locus_dap::{Error as DapError, TestDef};
+use locus_doc::Document;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::breakpoints::line_count;
+use super::control::{stop_json, wait_for_any_stop};
+use super::session::{Launched, one_shot_error, open};
+use super::{Debugger, dap_error, debug_tool, resolve, spec};
+use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+
+/// `debug_test`'s own timeout (DESIGN §4: a test may take a minute).
+pub const TEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The default of its `timeoutMs`: inside [`TEST_TIMEOUT`], so the answer says what runs.
+const DEFAULT_TEST_WAIT_MS: u64 = 58_000;
+
+/// Parameters of `debug_test`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestParams {
+    /// The test file (absolute, or relative to the workspace); the editor's file when omitted.
+    #[serde(default)]
+    #[schemars(example = &"tests/test_cart.py")]
+    pub path: Option<String>,
+    /// The test's name (`test_total`, `TestCart::test_total`, `TestTotal`); the test around
+    /// `line` (or the editor's cursor) when omitted.
+    #[serde(default)]
+    #[schemars(example = &"test_total")]
+    pub name: Option<String>,
+    /// A 1-based line inside the test, instead of the editor's cursor line.
+    #[serde(default)]
+    #[schemars(example = 12, range(min = 1))]
+    pub line: Option<u32>,
+    /// Environment variables for the test run, on top of Locus's own.
+    #[serde(default)]
+    #[schemars(example = &example_env())]
+    pub env: Option<BTreeMap<String, String>>,
+    /// The debug adapter by name (debugpy, delve); by the file's language when omitted.
+    #[serde(default)]
+    #[schemars(example = &"debugpy")]
+    pub adapter: Option<String>,
+    /// How long to wait for the first stop or the test's end, in milliseconds (default
+    /// 58000, inside the tool's 60 s timeout).
+    #[serde(rename = "timeoutMs", default)]
+    #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
+    pub timeout_ms: Option<u64>,
+}
+
+fn example_env() -> BTreeMap<String, String> {
+    BTreeMap::from([("DEBUG".to_string(), "1".to_string())])
+}
+
+debug_tool!(
+    /// `debug_test`: debug one test.
+    DebugTest,
+    TestParams,
+    {
+        let mut s = spec(
+            "debug_test",
+            "Debug a test",
+            "Debug one test under its runner (pytest for Python, go test -run for Go): the test function or method around the editor's cursor, or one named; answers where it first stopped, or whether it passed",
+            WhenToUse {
+                use_for: &[
+                    "finding why a test fails by stopping inside it",
+                    "running the test the user is looking at under the debugger",
+                ],
+                dont_use_for: &["running a whole test suite (use a shell)"],
+                patterns: &[
+                    "breakpoint_set in the test or the code it calls, then debug_test",
+                    "with no breakpoint it runs the test to its end and answers passed",
+                ],
+            },
+            true,
+            false,
+        );
+        s.timeout = TEST_TIMEOUT;
+        s
+    },
+    debug_test,
+    test_summary
+);
+
+async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolError> {
+    let editor = cx.editor_context.as_deref();
+    let editor_file = editor.and_then(|c| c["file"]["path"].as_str()).map(|f| resolve(cx, f));
+    let path = match (&p.path, &editor_file) {
+        (Some(path), _) => resolve(cx, path),
+        (None, Some(file)) => file.clone(),
+        (None, None) => {
+            return Err(ToolError::new(ErrorCode::NoEditor, "no test file: no editor is active")
+                .with_hint("Give `path` (and `name` or `line`), or ask the user to put the cursor in the test")
+                .with_details(json!({"parameters": ["path", "name", "line"]})));
+        }
+    };
+    let count = line_count(&path)?;
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let language = locus_scopes::Registry::builtin().for_path(&path, text.lines().next());
+    let def = match (&p.adapter, language) {
+        (Some(name), _) => d.registry.get(name),
+        (None, Some(language)) => d.registry.for_language(language.id()),
+        (None, None) => {
+            Err(locus_dap::Error::UnknownAdapter(format!("the file {}", path.display())))
+        }
+    }
+    .map_err(dap_error)?
+    .clone();
+    let Some(test_def) = def.test.clone() else {
+        let runners: Vec<String> = d
+            .registry
+            .all()
+            .iter()
+            .filter_map(|a| {
+                Some(format!("{} ({})", a.test.as_ref()?.runner, a.languages.join(", ")))
+            })
+            .collect();
+        return Err(ToolError::new(
+            ErrorCode::Unsupported,
+            format!("debug_test knows no test runner for {} ({})", path.display(), def.name),
+        )
+        .with_hint(format!(
+            "Test runners Locus drives: {}; for another, debug_start the runner as a program",
+            runners.join(", ")
+        )));
+    };
+    let name = match &p.name {
+        Some(name) => name.clone(),
+        None => {
+            let cursor_line = editor
+                .filter(|_| editor_file.as_deref() == Some(path.as_path()))
+                .and_then(|c| u32::try_from(c["cursor"]["line"].as_u64()?).ok());
+            let Some(line) = p.line.or(cursor_line) else {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidParams,
+                    format!("which test of `{}`? give `name` or `line`", path.display()),
+                )
+                .with_hint(
+                    "Give the test's `name`, a `line` inside it, or put the editor's cursor in it",
+                )
+                .with_details(json!({"parameters": ["name", "line"]})));
+            };
+            if line as usize > count || line == 0 {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidParams,
+                    format!(
+                        "line {line} is past the end of `{}`, which has {count} lines",
+                        path.display()
+                    ),
+                )
+                .with_details(json!({"parameter": "line", "line": line, "lineCount": count})));
+            }
+            test_at(&text, &path, line, &test_def)?
+        }
+    };
+    if cx.host.one_shot() {
+        return Err(one_shot_error());
+    }
+    let dir = path.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
+    let workspace = cx
+        .host
+        .status()
+        .workspace_folders
+        .into_iter()
+        .find(|f| path.starts_with(f))
+        .unwrap_or_else(|| dir.clone());
+    let mut overrides = json!({});
+    if let Some(env) = &p.env {
+        overrides["env"] = json!(env);
+    }
+    let arguments = def.test_arguments(&name, &path, &workspace, &overrides).map_err(dap_error)?;
+    let launched = Launched {
+        def,
+        attach: false,
+        arguments,
+        // The adapter runs in the test's folder (Delve builds the package there).
+        cwd: Some(dir),
+        command_line: format!("{} {name}", test_def.runner),
+        program: Some(path.display().to_string()),
+    };
+    let mut data = open(d, launched, None).await?;
+    data["test"] = json!({"name": name, "file": path, "runner": test_def.runner});
+    let live = d.session(data["sessionId"].as_str())?;
+    let after = Duration::from_millis(p.timeout_ms.unwrap_or(DEFAULT_TEST_WAIT_MS));
+    match wait_for_any_stop(&live, after).await {
+        Ok(stop) => {
+            let stop = stop_json(d, &live, &stop);
+            for (k, v) in stop.as_object().into_iter().flatten() {
+                data[k] = v.clone();
+            }
+        }
+        Err(DapError::SessionEnded { exit_code, reason }) => {
+            // What the runner printed tells a pass when the adapter gives no exit code
+            // (Delve); read from the start, leaving output_read's own cursor alone.
+            let out = live.session.read_output_since(Default::default());
+            let printed = format!("{}{}", out.stdout, out.stderr);
+            let passed = match exit_code {
+                Some(code) => Some(code == 0),
+                None if printed.contains("--- FAIL") || printed.contains("\nFAIL") => Some(false),
+                None if printed.contains("\nPASS") || printed.starts_with("PASS") => Some(true),
+                None => None,
+            };
+            data["state"] = json!("exited");
+            data["exitStatus"] = json!(exit_code);
+            data["passed"] = json!(passed);
+            data["reason"] = json!(reason);
+        }
+        Err(DapError::WaitTimeout { .. }) => {
+            data["state"] = json!("running");
+            data["waitedMs"] = json!(after.as_millis() as u64);
+        }
+        Err(e) => return Err(dap_error(e)),
+    }
+    Ok(data)
+}
+
+/// The name of the test around a 1-based line, as the runner names it: the innermost
+/// function or method whose name has the test prefix, qualified by the classes around it
+/// when the runner joins them (`TestCart::test_total`).
+fn test_at(text: &str, path: &Path, line: u32, test: &TestDef) -> Result<String, ToolError> {
+    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
+    let doc = Document::new(text, 0);
+    let start = doc.line_start(line as usize - 1);
+    // The first character of the line's code, inside the scope the line belongs to.
+    let indent = text[start..].chars().take_while(|c| *c == ' ' || *c == '\t').count();
+    let chain = locus_scopes::Source::new(doc, language).scopes_at(start + indent);
+    let is_function = |kind: &str| matches!(kind, "Function" | "Method");
+    let found = chain
+        .iter()
+        .rposition(|s| is_function(s.kind.name()) && s.name.starts_with(&test.function_prefix));
+    let described = || {
+        chain
+            .iter()
+            .map(|s| format!("{}:{}", s.kind.name(), s.name))
+            .collect::<Vec<_>>()
+            .join(" > ")
+    };
+    let Some(at) = found else {
+        return Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!(
+                "line {line} of `{}` is not inside a test function (a function named {}…){}",
+                path.display(),
+                test.function_prefix,
+                if chain.is_empty() {
+                    String::new()
+                } else {
+                    format!(": it is in {}", described())
+                }
+            ),
+        )
+        .with_hint("Put the cursor (or `line`) inside a test function, or give the test's `name`")
+        .with_details(json!({"line": line, "scopeHierarchy": described()})));
+    };
+    let classes: Vec<&str> =
+        chain[..at].iter().filter(|s| s.kind.name() == "Class").map(|s| s.name.as_str()).collect();
+    match &test.separator {
+        Some(sep) => {
+            let mut parts = classes;
+            parts.push(&chain[at].name);
+            Ok(parts.join(sep))
+        }
+        None if classes.is_empty() => Ok(chain[at].name.clone()),
+        None => Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!("`{}` is a method; {} runs only functions", chain[at].name, test.runner),
+        )
+        .with_details(json!({"line": line, "scopeHierarchy": described()}))),
+    }
+}
+
+fn test_summary(d: &Value) -> String {
+    let test = d["test"]["name"].as_str().unwrap_or("?");
+    let session = d["sessionId"].as_str().unwrap_or("?");
+    match d["state"].as_str() {
+        Some("exited") => {
+            let verdict = match d["passed"].as_bool() {
+                Some(true) => "passed",
+                Some(false) => "failed",
+                None => "ended",
+            };
+            format!(
+                "Test {test} {verdict} without stopping (session {session}, exit status {})",
+                d["exitStatus"]
+            )
+        }
+        Some("running") => format!(
+            "Test {test} is running in session {session}; debug_wait_for_stop waits for its first stop"
+        ),
+        _ => {
+            let p = &d["position"];
+            format!(
+                "Test {test} stopped ({}) at {}:{} in {} (session {session})",
+                d["reason"].as_str().unwrap_or("?"),
+                p["file"].as_str().unwrap_or("?"),
+                p["line"],
+                p["function"].as_str().unwrap_or("?")
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pytest() -> TestDef {
+        locus_dap::Registry::builtin().get("debugpy").unwrap().test.clone().unwrap()
+    }
+
+    fn gotest() -> TestDef {
+        locus_dap::Registry::builtin().get("delve").unwrap().test.clone().unwrap()
+    }
+
+    const PY: &str = "import pytest\n\n\ndef helper():\n    return 1\n\n\ndef test_one():\n    x = helper()\n    assert x == 1\n\n\nclass TestCart:\n    def test_total(self):\n        assert True\n";
+
+    #[test]
+    fn the_test_around_a_line_is_named_as_pytest_names_it() {
+        let path = Path::new("/w/test_cart.py");
+        assert_eq!(test_at(PY, path, 9, &pytest()).unwrap(), "test_one");
+        assert_eq!(test_at(PY, path, 8, &pytest()).unwrap(), "test_one");
+        assert_eq!(test_at(PY, path, 15, &pytest()).unwrap(), "TestCart::test_total");
+        let e = test_at(PY, path, 5, &pytest()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotFound);
+        assert!(e.message.contains("Function:helper"), "{}", e.message);
+    }
+
+    #[test]
+    fn go_tests_are_functions() {
+        let go = "package cart\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif total(nil) != 0 {\n\t\tt.Fatal(\"x\")\n\t}\n}\n";
+        let path = Path::new("/w/cart_test.go");
+        assert_eq!(test_at(go, path, 6, &gotest()).unwrap(), "TestTotal");
+        assert!(test_at(go, path, 1, &gotest()).is_err());
+    }
+}
