@@ -53,6 +53,13 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// Whether the envelope carries the editorContext captured when the call starts. True by
+    /// default; system tools never do, and a tool whose answer stands on its own (the
+    /// editor's problems list, editor action) may say false.
+    fn captures_editor_context(&self) -> bool {
+        true
+    }
+
     /// The envelope's `debugContext` for this call, computed after the handler finished
     /// (successful or not, timed out or cancelled), bounded by [`CONTEXT_BOUND`]. A family
     /// whose tools share a state (the debug family's sessions) answers it from that state;
@@ -78,6 +85,9 @@ pub struct Cx {
     /// The editorContext captured when the call started (`None` for system tools, with no
     /// active editor, or when capturing failed).
     pub editor_context: Option<Arc<Value>>,
+    /// When the call times out: a tool waiting on a peer (an editor action) stops a little
+    /// before it to say which peer did not answer.
+    pub deadline: tokio::time::Instant,
 }
 
 type Handler =
@@ -93,11 +103,14 @@ pub struct Entry {
     handler: Box<Handler>,
     context: Box<ContextHook>,
     deserialize: fn(Value) -> Result<(), String>,
+    /// [`Tool::captures_editor_context`] (editor action).
+    captures: bool,
 }
 
 impl Entry {
     fn new<T: Tool>(tool: T) -> Entry {
         let spec = tool.spec();
+        let captures = tool.captures_editor_context() && !spec.system;
         let schema = Arc::new(params::schema_for::<T::Params>());
         let params = params::hints(&schema);
         let output_schema = Arc::new(crate::envelope::schema(tool.data_schema().as_ref()));
@@ -127,12 +140,17 @@ impl Entry {
         let deserialize = |args: Value| {
             serde_json::from_value::<T::Params>(args).map(|_| ()).map_err(|e| e.to_string())
         };
-        Entry { spec, schema, output_schema, params, handler, context, deserialize }
+        Entry { spec, schema, output_schema, params, handler, context, deserialize, captures }
     }
 
     /// The tool's metadata.
     pub fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    /// Whether its envelopes carry the editorContext (never for system tools; editor action).
+    pub fn carries_editor_context(&self) -> bool {
+        self.captures
     }
 
     /// The input schema (a JSON Schema `object`).
@@ -258,7 +276,7 @@ impl Catalogue {
                 return failure(e, meta(started));
             }
         };
-        let editor_context = if entry.spec.system { None } else { capture(host.as_ref()) };
+        let editor_context = if entry.captures { capture(host.as_ref()) } else { None };
         let timeout = options.timeout.unwrap_or(entry.spec.timeout);
         let cancel = options.cancel.child_token();
         let cx = Cx {
@@ -266,6 +284,7 @@ impl Catalogue {
             catalogue: self.clone(),
             cancel: cancel.clone(),
             editor_context: editor_context.clone(),
+            deadline: tokio::time::Instant::now() + timeout,
         };
         // A panic in the tool (a bug) fails this call with E_INTERNAL; the tool's state is
         // its own to keep consistent (locks are not held across a panic's unwinding here).

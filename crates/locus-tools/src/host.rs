@@ -3,9 +3,10 @@
 //! state; `locus mcp` and `locus call` without a sidecar use [`Detached`].
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-use locus_doc::Document;
+use futures_util::future::BoxFuture;
+use locus_doc::{Document, PositionEncoding};
 use serde_json::Value;
 
 /// The process side of a tool call.
@@ -30,6 +31,60 @@ pub trait Host: Send + Sync + 'static {
     fn one_shot(&self) -> bool {
         false
     }
+
+    /// The editor that can act for the editor actions (DESIGN §5 `locus/editorAction`): its
+    /// name, the actions it declared and the position encoding its actions speak. `None`
+    /// when no editor is connected (the default).
+    fn action_editor(&self) -> Option<ActionEditor> {
+        None
+    }
+
+    /// Asks the editor to do `action` with `params` (LSP positions, 0-based, in
+    /// [`ActionEditor::encoding`]), waiting at most `wait`: the editor's `data`, or why there
+    /// is none. Hosts with no editor answer [`ActionError::NoEditor`] (the default).
+    fn editor_action(
+        &self,
+        action: &str,
+        params: Value,
+        wait: Duration,
+    ) -> BoxFuture<'static, Result<Value, ActionError>> {
+        let _ = (action, params, wait);
+        Box::pin(async { Err(ActionError::NoEditor) })
+    }
+}
+
+/// An editor that can act for Locus (editor action).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionEditor {
+    /// The editor's name as it introduced itself (`"Neovim"`, `"Visual Studio Code"`).
+    pub name: String,
+    /// The actions it declared in `initializationOptions.editorActions`.
+    pub declared: Vec<String>,
+    /// The position encoding negotiated with it.
+    pub encoding: PositionEncoding,
+}
+
+/// Why an editor action has no answer (editor action).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionError {
+    /// No editor is connected to this process.
+    NoEditor,
+    /// The editor cannot do it (JSON-RPC `-32601`), with the hint it gave.
+    Unsupported {
+        /// What the editor said.
+        message: String,
+        /// The editor's `data.hint`.
+        hint: Option<String>,
+    },
+    /// The editor did not answer within the wait.
+    Timeout(Duration),
+    /// The editor answered with an error, or the connection failed.
+    Failed {
+        /// What the editor said.
+        message: String,
+        /// The error's `data`, if any.
+        data: Option<Value>,
+    },
 }
 
 /// How the tools are being served.

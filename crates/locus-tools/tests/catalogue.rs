@@ -164,6 +164,10 @@ fn schema_and_validation_agree() {
                     other => problems.push(format!("{name}: missing `{}` gave {other:?}", p.name)),
                 }
             }
+            // A parameter that takes any JSON value (a setting's value) has no wrong type.
+            if p.expected == "any value" {
+                continue;
+            }
             let mut args = example_args(entry, false);
             args.insert(p.name.clone(), wrong_type(&props[&p.name]));
             match call_checks(Value::Object(args.clone())) {

@@ -1,6 +1,7 @@
 //! The tools themselves, one module per family. A new family (dialog_*, debug_*) adds a
 //! module and registers its tools in [`standard`].
 
+pub mod action;
 pub mod debug;
 pub mod dialog;
 mod editor;
@@ -39,6 +40,7 @@ pub fn standard(options: Options) -> Catalogue {
         .register(BridgeStatus)
         .register(McpListTools)
         .register(TestSleep { enabled: options.test_tools });
+    action::register(&mut c);
     dialog::register(&mut c, dialog::memory_from_env());
     debug::register(&mut c, debug::Lookup::default());
     c
