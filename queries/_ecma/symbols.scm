@@ -119,9 +119,12 @@
 ; string or template argument, before or after the function, cut at 150 characters. ---
 ; The callee is the dotted name before the call (`this.items.forEach` → `items.forEach`); a
 ; callee that ends in a call or an index gives no name, and the function is "<function>".
+; Searched for everywhere, a pattern rooted at every call is slow (it stays alive through each
+; call's arguments): it is tried only two levels above the functions the next pattern finds.
 ((call_expression function: [(identifier) (member_expression)] @_callee
    arguments: (arguments [(string) (template_string)]* @_args [(arrow_function) (function_expression) (generator_function)] @symbol.function [(string) (template_string)]* @_args))
-  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args:clip}) callback") (#set! name.normalize "unbreak"))
+  (#match? @_callee "[A-Za-z0-9_$]$") (#set! name "{_callee:path}({_args:clip}) callback") (#set! name.normalize "unbreak")
+  (#set! root.up "2"))
 
 ; --- Any other function expression (IIFE, JSX handler, `new X(() => …)`): shown only with children. ---
 (([(arrow_function) (function_expression) (generator_function)]) @symbol.function
@@ -133,11 +136,16 @@
 ; to the comment's `*/` when `@property` / `@param` tags follow (they belong to the type). Only
 ; in `/**` comments before a statement the navigation tree walks (a variable, an expression, an
 ; import…), not before a function or class declaration, nor at the end of the file. ---
+; (The statement kinds are a predicate, not an alternation: after `(comment)*` an alternation
+; multiplies the states the query keeps alive at every comment.)
+((comment) @symbol.variable . (comment)* . (_) @_next
+  (#kind-eq? @_next "lexical_declaration" "variable_declaration" "expression_statement" "import_statement"
+   "if_statement" "for_statement" "for_in_statement" "while_statement" "do_statement" "return_statement"
+   "throw_statement" "try_statement" "switch_statement" "statement_block" "labeled_statement")
+  (#match? @symbol.variable "^/[*][*]") (#match? @symbol.variable "@(typedef|callback)")
+  (#set! text.match "(?s)@(?:typedef(?:[ \\t]*\\{(?:[^{}]|\\{(?:[^{}]|\\{[^{}]*\\})*\\})*\\})?|callback)[ \\t]+(?P<name>[A-Za-z_$][\\w$.]*)(?:\\s*\\*?\\s*@(?:property|prop|param|arg|argument|returns?|template|this)\\b(?:[^*]|\\*[^/])*)?"))
 ((comment) @symbol.variable . (comment)* .
-  [(lexical_declaration) (variable_declaration) (expression_statement) (import_statement)
-   (export_statement declaration: [(lexical_declaration) (variable_declaration)]) (export_statement !declaration !value)
-   (if_statement) (for_statement) (for_in_statement) (while_statement) (do_statement) (return_statement)
-   (throw_statement) (try_statement) (switch_statement) (statement_block) (labeled_statement)]
+  [(export_statement declaration: [(lexical_declaration) (variable_declaration)]) (export_statement !declaration !value)]
   (#match? @symbol.variable "^/[*][*]") (#match? @symbol.variable "@(typedef|callback)")
   (#set! text.match "(?s)@(?:typedef(?:[ \\t]*\\{(?:[^{}]|\\{(?:[^{}]|\\{[^{}]*\\})*\\})*\\})?|callback)[ \\t]+(?P<name>[A-Za-z_$][\\w$.]*)(?:\\s*\\*?\\s*@(?:property|prop|param|arg|argument|returns?|template|this)\\b(?:[^*]|\\*[^/])*)?"))
 

@@ -4,10 +4,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{CaptureQuantifier, Node, QueryCursor, TextProvider, Tree};
+use tree_sitter::{CaptureQuantifier, Node, QueryCapture, QueryCursor, TextProvider, Tree};
 
 use crate::kind::SymbolKind;
-use crate::query::{Filter, Join, JoinElse, LanguageConfig, Merge, Normalize, Part, Role};
+use crate::query::{
+    Deferred, Filter, Join, JoinElse, LanguageConfig, Merge, Normalize, Part, Role,
+};
 
 /// A half-open byte range of the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -209,6 +211,187 @@ pub(crate) struct Extracted {
     names: JoinNames,
 }
 
+/// What the matches of a query say, gathered before symbols are built.
+#[derive(Default)]
+struct Gathered<'tree> {
+    /// Symbol candidates by node id.
+    candidates: HashMap<usize, Candidate>,
+    /// The node of every symbol match of the main query, with its kind (where `root.up`
+    /// patterns are tried).
+    found: Vec<(Node<'tree>, SymbolKind)>,
+    skipped: Vec<usize>,
+    extended: Vec<(usize, Span)>,
+    ignored: Vec<Span>,
+    /// Symbols found inside a node's text (`text.match`), several per node, and the nodes done.
+    in_text: Vec<Candidate>,
+    texts_done: Vec<usize>,
+}
+
+impl<'tree> Gathered<'tree> {
+    /// Takes one match of the pattern ranked `rank`.
+    fn take(
+        &mut self,
+        config: &LanguageConfig,
+        doc: &Document,
+        rank: usize,
+        captures: &[QueryCapture<'tree>],
+    ) {
+        let info = &config.patterns[rank];
+        let roles = config.roles_for(info);
+        // `#kind-eq?`: every node of the capture must (not) be of one of the kinds.
+        for test in &info.kinds {
+            let fails = captures.iter().any(|c| {
+                c.index == test.capture
+                    && test.kinds.iter().any(|k| k == c.node.kind()) == test.negate
+            });
+            if fails {
+                return;
+            }
+        }
+        let mut symbol: Option<(Node, SymbolKind)> = None;
+        let mut names = Vec::new();
+        let mut helpers = Vec::new();
+        let mut range_start: Option<usize> = None;
+        let mut range_end: Option<usize> = None;
+        let mut extend: Option<usize> = None;
+        for cap in captures {
+            let span = Span { start: cap.node.start_byte(), end: cap.node.end_byte() };
+            match roles[cap.index as usize] {
+                Role::Symbol(kind) => symbol = Some((cap.node, kind)),
+                Role::Name => names.push(span),
+                Role::RangeStart => {
+                    range_start = Some(range_start.map_or(span.start, |s| s.min(span.start)))
+                }
+                Role::RangeEnd => range_end = Some(range_end.map_or(span.end, |e| e.max(span.end))),
+                Role::RangeExtend => extend = Some(cap.node.id()),
+                Role::Skip => self.skipped.push(cap.node.id()),
+                Role::Ignore => self.ignored.push(span),
+                Role::Helper => helpers.push((cap.index, span)),
+            }
+        }
+        let Some((node, kind)) = symbol else {
+            if let Some(id) = extend {
+                self.extended.push((
+                    id,
+                    Span { start: range_start.unwrap_or(usize::MAX), end: range_end.unwrap_or(0) },
+                ));
+            }
+            return;
+        };
+        if !info.deferred {
+            self.found.push((node, kind));
+        }
+        if let Some(regex) = &info.text_match {
+            if !self.texts_done.contains(&node.id()) {
+                self.texts_done.push(node.id());
+                let start = node.start_byte();
+                let text = doc.slice(start, node.end_byte());
+                for found in regex.captures_iter(&text) {
+                    let (Some(whole), Some(name)) = (found.get(0), found.name("name")) else {
+                        continue;
+                    };
+                    self.in_text.push(Candidate {
+                        pattern: rank,
+                        kind,
+                        range: Span { start: start + whole.start(), end: start + whole.end() },
+                        names: vec![Span { start: start + name.start(), end: start + name.end() }],
+                        helpers: Vec::new(),
+                    });
+                }
+            }
+            return;
+        }
+        let end = match &info.trim {
+            Some(kind) => trimmed_end(node, kind),
+            None => node.end_byte(),
+        };
+        let mut range = Span { start: node.start_byte(), end };
+        if let Some(start) = range_start {
+            range.start = range.start.min(start);
+        }
+        if let Some(end) = range_end {
+            range.end = range.end.max(end);
+        }
+        let candidate = Candidate { pattern: rank, kind, range, names, helpers };
+        match self.candidates.get_mut(&node.id()) {
+            // tree-sitter may match one pattern at one node several times, each match holding
+            // some of the nodes a quantified capture (`(string)+ @_args`) can take: the
+            // symbol's quantified helpers gather them all, in document order.
+            Some(existing) if existing.pattern == rank => {
+                let quantifiers = config.query_for(info).capture_quantifiers(info.local);
+                for (index, span) in candidate.helpers {
+                    let quantified = matches!(
+                        quantifiers[index as usize],
+                        CaptureQuantifier::OneOrMore | CaptureQuantifier::ZeroOrMore
+                    );
+                    if quantified && !existing.helpers.contains(&(index, span)) {
+                        existing.helpers.push((index, span));
+                        existing.helpers.sort_by_key(|&(i, s)| (i, s.start));
+                    }
+                }
+            }
+            Some(existing) if existing.pattern < rank => {}
+            _ => {
+                self.candidates.insert(node.id(), candidate);
+            }
+        }
+    }
+
+    /// Tries the `root.up` patterns where they may match: at the node N levels above each node
+    /// another pattern made a symbol of the pattern's kind. Their matches count only where
+    /// their symbol is such a node: they refine symbols found otherwise, never add any.
+    fn take_deferred(&mut self, config: &LanguageConfig, deferred: &Deferred, doc: &Document) {
+        // (levels up, symbol kind) of each deferred pattern, and where each may match.
+        let mut wanted: Vec<(u32, SymbolKind)> = Vec::new();
+        for (local, &rank) in deferred.rank.iter().enumerate() {
+            let info = &config.patterns[rank];
+            let quantifiers = deferred.query.capture_quantifiers(local);
+            for (q, role) in quantifiers.iter().zip(&deferred.roles) {
+                if let (true, Role::Symbol(kind), Some(up)) =
+                    (*q != CaptureQuantifier::Zero, role, info.up)
+                    && !wanted.contains(&(up, *kind))
+                {
+                    wanted.push((up, *kind));
+                }
+            }
+        }
+        let mut roots: Vec<Node<'tree>> = Vec::new();
+        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        let mut symbols: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        for &(node, kind) in &self.found {
+            for &(up, k) in &wanted {
+                if k != kind {
+                    continue;
+                }
+                symbols.insert(node.id());
+                let mut root = Some(node);
+                for _ in 0..up {
+                    root = root.and_then(|n| n.parent());
+                }
+                if let Some(root) = root
+                    && seen.insert(root.id())
+                {
+                    roots.push(root);
+                }
+            }
+        }
+        let mut cursor = QueryCursor::new();
+        cursor.set_max_start_depth(Some(0));
+        for root in roots {
+            let mut matches = cursor.matches(&deferred.query, root, RopeText(doc));
+            while let Some(m) = matches.next() {
+                let refines = m.captures().iter().any(|c| {
+                    matches!(deferred.roles[c.index as usize], Role::Symbol(_))
+                        && symbols.contains(&c.node.id())
+                });
+                if refines {
+                    self.take(config, doc, deferred.rank[m.pattern_index], m.captures());
+                }
+            }
+        }
+    }
+}
+
 /// Extracts the symbols lying wholly inside `region` (the whole tree for `None`), as a forest.
 /// Patterns rooted outside the region still apply: the query sees every node around it.
 /// `None` when the region cuts a symbol off from where it belongs: a `hoist` symbol whose
@@ -223,100 +406,17 @@ pub(crate) fn extract_region(
     if let Some(r) = region {
         cursor.set_byte_range(r.start..r.end);
     }
+    let mut gathered = Gathered::default();
     let mut matches = cursor.matches(&config.query, tree.root_node(), RopeText(doc));
-    let mut candidates: HashMap<usize, Candidate> = HashMap::new();
-    let mut skipped: Vec<usize> = Vec::new();
-    let mut extended: Vec<(usize, Span)> = Vec::new();
-    let mut ignored: Vec<Span> = Vec::new();
-    // Symbols found inside a node's text (`text.match`), several per node, and the nodes done.
-    let mut in_text: Vec<Candidate> = Vec::new();
-    let mut texts_done: Vec<usize> = Vec::new();
     while let Some(m) = matches.next() {
-        let mut symbol: Option<(Node, SymbolKind)> = None;
-        let mut names = Vec::new();
-        let mut helpers = Vec::new();
-        let mut range_start: Option<usize> = None;
-        let mut range_end: Option<usize> = None;
-        let mut extend: Option<usize> = None;
-        for cap in m.captures() {
-            let span = Span { start: cap.node.start_byte(), end: cap.node.end_byte() };
-            match config.roles[cap.index as usize] {
-                Role::Symbol(kind) => symbol = Some((cap.node, kind)),
-                Role::Name => names.push(span),
-                Role::RangeStart => {
-                    range_start = Some(range_start.map_or(span.start, |s| s.min(span.start)))
-                }
-                Role::RangeEnd => range_end = Some(range_end.map_or(span.end, |e| e.max(span.end))),
-                Role::RangeExtend => extend = Some(cap.node.id()),
-                Role::Skip => skipped.push(cap.node.id()),
-                Role::Ignore => ignored.push(span),
-                Role::Helper => helpers.push((cap.index, span)),
-            }
-        }
-        let Some((node, kind)) = symbol else {
-            if let Some(id) = extend {
-                extended.push((
-                    id,
-                    Span { start: range_start.unwrap_or(usize::MAX), end: range_end.unwrap_or(0) },
-                ));
-            }
-            continue;
-        };
-        if let Some(regex) = &config.patterns[m.pattern_index].text_match {
-            if !texts_done.contains(&node.id()) {
-                texts_done.push(node.id());
-                let start = node.start_byte();
-                let text = doc.slice(start, node.end_byte());
-                for found in regex.captures_iter(&text) {
-                    let (Some(whole), Some(name)) = (found.get(0), found.name("name")) else {
-                        continue;
-                    };
-                    in_text.push(Candidate {
-                        pattern: m.pattern_index,
-                        kind,
-                        range: Span { start: start + whole.start(), end: start + whole.end() },
-                        names: vec![Span { start: start + name.start(), end: start + name.end() }],
-                        helpers: Vec::new(),
-                    });
-                }
-            }
-            continue;
-        }
-        let end = match &config.patterns[m.pattern_index].trim {
-            Some(kind) => trimmed_end(node, kind),
-            None => node.end_byte(),
-        };
-        let mut range = Span { start: node.start_byte(), end };
-        if let Some(start) = range_start {
-            range.start = range.start.min(start);
-        }
-        if let Some(end) = range_end {
-            range.end = range.end.max(end);
-        }
-        let candidate = Candidate { pattern: m.pattern_index, kind, range, names, helpers };
-        match candidates.get_mut(&node.id()) {
-            // tree-sitter may match one pattern at one node several times, each match holding
-            // some of the nodes a quantified capture (`(string)+ @_args`) can take: the
-            // symbol's quantified helpers gather them all, in document order.
-            Some(existing) if existing.pattern == m.pattern_index => {
-                let quantifiers = config.query.capture_quantifiers(m.pattern_index);
-                for (index, span) in candidate.helpers {
-                    let quantified = matches!(
-                        quantifiers[index as usize],
-                        CaptureQuantifier::OneOrMore | CaptureQuantifier::ZeroOrMore
-                    );
-                    if quantified && !existing.helpers.contains(&(index, span)) {
-                        existing.helpers.push((index, span));
-                        existing.helpers.sort_by_key(|&(i, s)| (i, s.start));
-                    }
-                }
-            }
-            Some(existing) if existing.pattern < m.pattern_index => {}
-            _ => {
-                candidates.insert(node.id(), candidate);
-            }
-        }
+        gathered.take(config, doc, config.rank[m.pattern_index], m.captures());
     }
+    if let Some(deferred) = &config.deferred {
+        gathered.take_deferred(config, deferred, doc);
+    }
+    let Gathered { candidates, skipped, extended, ignored, in_text, .. } = gathered;
+    let mut candidates = candidates;
+    let mut ignored = ignored;
     for id in skipped {
         candidates.remove(&id);
     }
@@ -873,7 +973,7 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
                 match part {
                     Part::Literal(l) => out.push_str(l),
                     Part::Capture(index, sep, filter) => {
-                        let text = if config.roles[*index as usize] == Role::Name {
+                        let text = if config.roles_for(info)[*index as usize] == Role::Name {
                             text_of(&mut c.names.iter().copied(), sep)
                         } else {
                             text_of(

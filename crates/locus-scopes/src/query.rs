@@ -22,11 +22,14 @@
 //! `name.normalize` (`"trim"`, `"collapse"`, `"markup"`, `"unbreak"`), `level "N"` (a heading level: the
 //! symbol's range extends to the next symbol of the same or a higher level, or the end) and
 //! `join` / `join.else` (same-named siblings joined into one class, as tsserver's ES5 classes)
-//! and `text.match` (symbols found in a node's text by a regular expression: JSDoc `@typedef`).
+//! and `text.match` (symbols found in a node's text by a regular expression: JSDoc `@typedef`)
+//! and `root.up "N"` (a pattern tried only N levels above symbols other patterns found, compiled
+//! as a second query: patterns rooted far above their symbol are slow to search for everywhere).
+//! One predicate besides tree-sitter's text predicates: `#kind-eq?` / `#not-kind-eq?`.
 
 use std::fmt;
 
-use tree_sitter::Query;
+use tree_sitter::{CaptureQuantifier, Query, QueryPredicateArg};
 
 use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
@@ -158,6 +161,33 @@ pub(crate) struct PatternInfo {
     pub join_else: JoinElse,
     /// Symbols found in the node's text: one per match, named by the group `name`.
     pub text_match: Option<regex::Regex>,
+    /// `root.up "N"`: the pattern is not searched for across the document; it is tried only at
+    /// the node N levels above each node another pattern made a symbol of its kind.
+    pub up: Option<u32>,
+    /// `#kind-eq?` / `#not-kind-eq?`: the captured node's kind must (not) be one of these.
+    pub kinds: Vec<KindTest>,
+    /// Whether the pattern's capture indices are those of the deferred query.
+    pub deferred: bool,
+    /// The pattern's index in its own compiled query.
+    pub local: usize,
+}
+
+/// A `#kind-eq?` predicate: the nodes of a capture must have (or, negated, not have) one of
+/// these kinds.
+#[derive(Debug, Clone)]
+pub(crate) struct KindTest {
+    pub capture: u32,
+    pub negate: bool,
+    pub kinds: Vec<String>,
+}
+
+/// The patterns of a symbol query that carry `root.up`, compiled apart: they are tried only
+/// at given nodes, never searched for across the whole document.
+pub(crate) struct Deferred {
+    pub query: Query,
+    pub roles: Vec<Role>,
+    /// Each pattern's rank: its position among all patterns of the file.
+    pub rank: Vec<usize>,
 }
 
 /// A language's compiled grammar and symbol query.
@@ -167,6 +197,12 @@ pub struct LanguageConfig {
     pub(crate) language: tree_sitter::Language,
     pub(crate) query: Query,
     pub(crate) roles: Vec<Role>,
+    /// The `root.up` patterns, if any.
+    pub(crate) deferred: Option<Deferred>,
+    /// Each pattern of `query`'s rank among all patterns of the file (what "first pattern
+    /// wins" compares): the identity when there are no deferred patterns.
+    pub(crate) rank: Vec<usize>,
+    /// Every pattern, by rank.
     pub(crate) patterns: Vec<PatternInfo>,
 }
 
@@ -191,34 +227,143 @@ impl LanguageConfig {
             message,
         };
         let source = read_query(entry.queries, SYMBOLS_FILE).map_err(err)?;
+        LanguageConfig::from_source(entry, &source)
+    }
+
+    /// Compiles `source` as `entry`'s symbol query.
+    pub(crate) fn from_source(
+        entry: &LanguageEntry,
+        source: &str,
+    ) -> Result<LanguageConfig, QueryError> {
+        let file = format!("{}/{SYMBOLS_FILE}", entry.queries);
+        let err = |message: String| QueryError {
+            language: entry.id.to_string(),
+            file: file.clone(),
+            message,
+        };
         let language = (entry.grammar)();
-        let query = Query::new(&language, &source).map_err(|e| {
-            err(format!(
-                "line {}, column {}: {:?} error: {}",
-                e.row + 1,
-                e.column + 1,
-                e.kind,
-                e.message
-            ))
-        })?;
-        let roles = query
-            .capture_names()
-            .iter()
-            .map(|name| {
-                capture_role(name).ok_or_else(|| {
-                    err(format!(
-                        "unknown capture @{name}; see queries/README.md for the allowed names"
-                    ))
-                })
+        let compile = |source: &str| {
+            Query::new(&language, source).map_err(|e| {
+                err(format!(
+                    "line {}, column {}: {:?} error: {}",
+                    e.row + 1,
+                    e.column + 1,
+                    e.kind,
+                    e.message
+                ))
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut patterns = Vec::with_capacity(query.pattern_count());
-        for i in 0..query.pattern_count() {
-            patterns.push(pattern_info(&query, i).map_err(|m| {
-                err(format!("pattern at byte {}: {m}", query.start_byte_for_pattern(i)))
-            })?);
+        };
+        let roles_of = |query: &Query| {
+            query
+                .capture_names()
+                .iter()
+                .map(|name| {
+                    capture_role(name).ok_or_else(|| {
+                        err(format!(
+                            "unknown capture @{name}; see queries/README.md for the allowed names"
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let infos = |query: &Query, deferred: bool| {
+            (0..query.pattern_count())
+                .map(|i| {
+                    pattern_info(query, i, deferred).map_err(|m| {
+                        err(format!("pattern at byte {}: {m}", query.start_byte_for_pattern(i)))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let Some(split) = split_deferred(source) else {
+            let query = compile(source)?;
+            let roles = roles_of(&query)?;
+            let patterns = infos(&query, false)?;
+            if patterns.iter().any(|p| p.up.is_some()) {
+                return Err(err("root.up must be set in a top-level pattern of its own".into()));
+            }
+            let rank = (0..patterns.len()).collect();
+            return Ok(LanguageConfig {
+                id: entry.id,
+                language,
+                query,
+                roles,
+                deferred: None,
+                rank,
+                patterns,
+            });
+        };
+        // The two queries compile on two threads: compilation is the larger part of loading.
+        let (main, deferred) = std::thread::scope(|scope| {
+            let deferred = scope.spawn(|| compile(&split.deferred));
+            let main = compile(&split.main);
+            (main, deferred.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        });
+        let (query, deferred) = (main?, deferred?);
+        let (main_ranks, deferred_ranks): (Vec<usize>, Vec<usize>) =
+            (0..split.is_deferred.len()).partition(|&i| !split.is_deferred[i]);
+        if query.pattern_count() != main_ranks.len()
+            || deferred.pattern_count() != deferred_ranks.len()
+        {
+            return Err(err(
+                "the patterns with root.up could not be told apart from the others; write each \
+                 as a top-level pattern of its own"
+                    .into(),
+            ));
         }
-        Ok(LanguageConfig { id: entry.id, language, query, roles, patterns })
+        let roles = roles_of(&query)?;
+        let deferred_roles = roles_of(&deferred)?;
+        let main_infos = infos(&query, false)?;
+        let deferred_infos = infos(&deferred, true)?;
+        for (i, info) in deferred_infos.iter().enumerate() {
+            let has_symbol = deferred
+                .capture_quantifiers(i)
+                .iter()
+                .zip(&deferred_roles)
+                .any(|(q, r)| *q != CaptureQuantifier::Zero && matches!(r, Role::Symbol(_)));
+            if info.up.is_none() || !has_symbol {
+                return Err(err(format!(
+                    "pattern at byte {}: a root.up pattern needs a @symbol capture",
+                    deferred.start_byte_for_pattern(i)
+                )));
+            }
+        }
+        let mut patterns: Vec<Option<PatternInfo>> = vec![None; split.is_deferred.len()];
+        for (info, &r) in main_infos.into_iter().zip(&main_ranks) {
+            patterns[r] = Some(info);
+        }
+        for (info, &r) in deferred_infos.into_iter().zip(&deferred_ranks) {
+            patterns[r] = Some(info);
+        }
+        Ok(LanguageConfig {
+            id: entry.id,
+            language,
+            query,
+            roles,
+            deferred: Some(Deferred {
+                query: deferred,
+                roles: deferred_roles,
+                rank: deferred_ranks,
+            }),
+            rank: main_ranks,
+            patterns: patterns.into_iter().map(|p| p.expect("every rank filled")).collect(),
+        })
+    }
+
+    /// The compiled query and capture roles a pattern's capture indices refer to.
+    pub(crate) fn roles_for(&self, info: &PatternInfo) -> &[Role] {
+        match (&self.deferred, info.deferred) {
+            (Some(d), true) => &d.roles,
+            _ => &self.roles,
+        }
+    }
+
+    /// The compiled query a pattern belongs to.
+    pub(crate) fn query_for(&self, info: &PatternInfo) -> &Query {
+        match (&self.deferred, info.deferred) {
+            (Some(d), true) => &d.query,
+            _ => &self.query,
+        }
     }
 
     /// The tree-sitter grammar.
@@ -240,8 +385,12 @@ fn capture_role(name: &str) -> Option<Role> {
     })
 }
 
-fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
+fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<PatternInfo, String> {
     let mut info = PatternInfo {
+        up: None,
+        kinds: Vec::new(),
+        deferred,
+        local: pattern,
         template: None,
         keep_if_children: false,
         merge: Merge::No,
@@ -284,6 +433,12 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
                 }
                 info.text_match = Some(regex);
             }
+            "root.up" => {
+                info.up =
+                    Some(value.parse().ok().filter(|&n: &u32| n >= 1).ok_or_else(|| {
+                        format!("root.up must be a number of levels, not {value:?}")
+                    })?)
+            }
             "join.else" => {
                 info.join_else = match value {
                     "stay" => JoinElse::Stay,
@@ -322,7 +477,129 @@ fn pattern_info(query: &Query, pattern: usize) -> Result<PatternInfo, String> {
             }
         }
     }
+    for predicate in query.general_predicates(pattern) {
+        let negate = match &*predicate.operator {
+            "kind-eq?" => false,
+            "not-kind-eq?" => true,
+            other => {
+                return Err(format!("unknown predicate #{other}; see queries/README.md"));
+            }
+        };
+        let (Some(QueryPredicateArg::Capture(capture)), rest) =
+            (predicate.args.first(), predicate.args.get(1..).unwrap_or_default())
+        else {
+            return Err(format!("#{} takes a capture, then node kinds", predicate.operator));
+        };
+        let kinds = rest
+            .iter()
+            .map(|a| match a {
+                QueryPredicateArg::String(s) => Ok(s.to_string()),
+                QueryPredicateArg::Capture(_) => {
+                    Err(format!("#{} takes one capture, then node kinds", predicate.operator))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if kinds.is_empty() {
+            return Err(format!("#{} needs at least one node kind", predicate.operator));
+        }
+        info.kinds.push(KindTest { capture: *capture, negate, kinds });
+    }
     Ok(info)
+}
+
+/// A symbol query split in two: the patterns with `root.up` and the others, each as the
+/// whole file's text with the other part blanked out (so that lines and columns stay those of
+/// the file), and which top-level pattern, in file order, went where.
+struct Split {
+    main: String,
+    deferred: String,
+    is_deferred: Vec<bool>,
+}
+
+/// Splits `source` at its top-level patterns (a balanced `(…)` or `[…]` with the captures and
+/// quantifier after it), or `None` when no pattern sets `root.up`. Comments and strings are
+/// skipped; the split is checked afterwards by counting each part's compiled patterns.
+fn split_deferred(source: &str) -> Option<Split> {
+    if !source.contains("root.up") {
+        return None;
+    }
+    let bytes = source.as_bytes();
+    let mut chunks: Vec<(usize, usize)> = Vec::new();
+    let (mut i, mut depth, mut start) = (0, 0usize, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b')' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    // What follows the pattern on its line: captures and a quantifier.
+                    let mut end = i + 1;
+                    loop {
+                        let mut j = end;
+                        while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+                            j += 1;
+                        }
+                        match bytes.get(j) {
+                            Some(b'*' | b'+' | b'?') => end = j + 1,
+                            Some(b'@') => {
+                                j += 1;
+                                while j < bytes.len()
+                                    && (bytes[j].is_ascii_alphanumeric()
+                                        || matches!(bytes[j], b'_' | b'.' | b'-'))
+                                {
+                                    j += 1;
+                                }
+                                end = j;
+                            }
+                            _ => break,
+                        }
+                    }
+                    chunks.push((start, end));
+                    i = end;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let marker = regex::Regex::new(r#"\(#set!\s+root\.up\s"#).expect("a valid regex");
+    let is_deferred: Vec<bool> =
+        chunks.iter().map(|&(s, e)| marker.is_match(&source[s..e])).collect();
+    let blank = |keep: bool| {
+        let mut out = source.as_bytes().to_vec();
+        let mut covered = vec![false; out.len()];
+        for (&(s, e), &d) in chunks.iter().zip(&is_deferred) {
+            if d == keep {
+                covered[s..e].iter_mut().for_each(|c| *c = true);
+            }
+        }
+        for (b, keep) in out.iter_mut().zip(covered) {
+            if !keep && *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        // Only ASCII bytes were replaced, and only whole characters outside the kept chunks
+        // (multi-byte characters become several spaces): still UTF-8.
+        String::from_utf8(out).expect("blanked text stays UTF-8")
+    };
+    Some(Split { main: blank(false), deferred: blank(true), is_deferred })
 }
 
 fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
@@ -410,4 +687,68 @@ fn embedded(dir: &str, file: &str) -> Result<std::borrow::Cow<'static, str>, Str
         .find(|(p, _)| *p == path)
         .map(|(_, t)| std::borrow::Cow::Borrowed(*t))
         .ok_or_else(|| format!("queries/{path} is missing"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn javascript() -> LanguageEntry {
+        LanguageEntry {
+            id: "javascript",
+            aliases: &[],
+            extensions: &["js"],
+            file_names: &[],
+            shebangs: &[],
+            comment: Some("//"),
+            queries: "javascript",
+            grammar: || tree_sitter::Language::new(tree_sitter_javascript::LANGUAGE),
+        }
+    }
+
+    #[test]
+    fn split_keeps_patterns_whole_and_in_place() {
+        let source = "; a comment with ( and [\n(a \")\" @x) @y\n((b) @symbol.function (#set! root.up \"2\"))\n[(c) (d)] @z\n";
+        let split = split_deferred(source).expect("a root.up pattern");
+        assert_eq!(split.is_deferred, vec![false, true, false]);
+        assert_eq!(split.main.len(), source.len());
+        assert_eq!(split.main.lines().count(), source.lines().count());
+        assert!(split.main.contains("(a \")\" @x) @y") && split.main.contains("[(c) (d)] @z"));
+        assert!(!split.main.contains("(b)") && split.deferred.contains("(#set! root.up \"2\"))"));
+        assert!(!split.deferred.contains("(a") && !split.deferred.contains("(c)"));
+        assert!(split_deferred("(a) @x").is_none());
+    }
+
+    #[test]
+    fn deferred_patterns_rank_where_they_are_written() {
+        let config = LanguageConfig::from_source(
+            &javascript(),
+            "((function_declaration name: (_) @name) @symbol.function)\n\
+             ((call_expression arguments: (arguments (arrow_function) @symbol.function)) (#set! name \"cb\") (#set! root.up \"2\"))\n\
+             ((arrow_function) @symbol.function (#set! name \"<function>\"))\n",
+        )
+        .unwrap();
+        assert_eq!(config.rank, vec![0, 2]);
+        assert_eq!(config.deferred.as_ref().unwrap().rank, vec![1]);
+        assert_eq!(config.patterns[1].up, Some(2));
+        assert!(config.patterns[1].deferred && config.patterns[1].local == 0);
+    }
+
+    #[test]
+    fn bad_root_up_and_unknown_predicates_fail_loading() {
+        let load = |q: &str| LanguageConfig::from_source(&javascript(), q).unwrap_err().message;
+        assert!(load("((arguments) @_a (#set! root.up \"1\"))").contains("needs a @symbol"));
+        assert!(
+            load("((identifier) @symbol.variable (#set! root.up \"x\"))")
+                .contains("number of levels")
+        );
+        assert!(
+            load("((identifier) @symbol.variable (#frob? @symbol.variable))")
+                .contains("unknown predicate #frob?")
+        );
+        assert!(
+            load("((identifier) @symbol.variable (#kind-eq? @symbol.variable))")
+                .contains("at least one node kind")
+        );
+    }
 }
