@@ -12,13 +12,7 @@ fn dump(out: &mut String, symbols: &[Symbol], depth: usize) {
         writeln!(
             out,
             "{:depth$}{:?} {:?} {}-{} {}-{}",
-            "",
-            s.kind,
-            s.name,
-            s.range.start,
-            s.range.end,
-            s.selection.start,
-            s.selection.end
+            "", s.kind, s.name, s.range.start, s.range.end, s.selection.start, s.selection.end
         )
         .unwrap();
         dump(out, &s.children, depth + 1);
