@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::error::MemoryError;
 use crate::model::{Format, Request, SessionInfo, Source, Track, Transcript, preview};
@@ -62,7 +62,23 @@ pub struct Memory {
 struct State {
     files: HashMap<PathBuf, Entry>,
     side: SideFiles,
+    /// The folders below the workspace roots by the name Gemini CLI's older releases give
+    /// their project directories, kept for a few seconds.
+    gemini_dirs: Option<GeminiDirs>,
 }
+
+/// Folders below a workspace's roots, by the SHA-256 of their path.
+struct GeminiDirs {
+    roots: Vec<PathBuf>,
+    at: Instant,
+    by_hash: HashMap<String, PathBuf>,
+}
+
+/// How long a walk of the workspace for Gemini project hashes is reused.
+const GEMINI_WALK_TTL: Duration = Duration::from_secs(10);
+/// How deep below a root, and how many folders at most, that walk goes.
+const GEMINI_WALK_DEPTH: usize = 4;
+const GEMINI_WALK_MAX: usize = 4096;
 
 #[derive(Default)]
 struct Entry {
@@ -96,6 +112,27 @@ impl Body {
 struct Found {
     info: SessionInfo,
     path: PathBuf,
+    /// The time given to requests the transcript does not date (the oldest Codex rollouts):
+    /// the session's own start, else the time in the file's name, else its modification time.
+    undated: Timestamp,
+}
+
+impl Found {
+    fn new(info: SessionInfo, file: &FileRef) -> Found {
+        let undated = info
+            .created
+            .or_else(|| name_time(&file.path))
+            .unwrap_or_else(|| Timestamp::from_system_time(file.mtime));
+        Found { info, path: file.path.clone(), undated }
+    }
+}
+
+/// The time in a Codex rollout's name (`rollout-2025-04-18T10-00-00-<uuid>.jsonl`), in UTC.
+fn name_time(path: &Path) -> Option<Timestamp> {
+    let name = path.file_name()?.to_str()?.strip_prefix("rollout-")?;
+    let stamp = name.get(..19)?;
+    let (date, time) = stamp.split_once('T')?;
+    Timestamp::parse_rfc3339(&format!("{date}T{}Z", time.replace('-', ":")))
 }
 
 impl Memory {
@@ -228,7 +265,15 @@ impl Memory {
                 reason: "the transcript could not be read".into(),
             });
         };
-        let value = f(&found.info, track)?;
+        let value = if track.requests.iter().all(|r| r.timestamp.is_some()) {
+            f(&found.info, track)?
+        } else {
+            let mut dated = track.clone();
+            for r in dated.requests.iter_mut().filter(|r| r.timestamp.is_none()) {
+                r.timestamp = Some(found.undated);
+            }
+            f(&found.info, &dated)?
+        };
         Ok(Answer { value, warnings })
     }
 }
@@ -264,7 +309,10 @@ impl State {
                                 .is_some_and(|d| workspace.matches_claude_dir(d)))
                 }
                 Binding::Folders(folders) => folders.iter().any(|f| workspace.root_of(f).is_some()),
-                Binding::GeminiHash(hash) => workspace.forms().any(|f| gemini_hash(f) == *hash),
+                Binding::GeminiHash(hash) => {
+                    workspace.forms().any(|f| gemini_hash(f) == *hash)
+                        || self.gemini_dirs(workspace).contains_key(hash)
+                }
             };
             if !nominated {
                 continue;
@@ -272,7 +320,7 @@ impl State {
             self.parse(file);
             match self.info(file, Some(workspace)) {
                 Ok(Some(info)) if info.workspace_root.is_some() && info.requests_count > 0 => {
-                    found.push(Found { info, path: file.path.clone() })
+                    found.push(Found::new(info, file))
                 }
                 Ok(_) => {}
                 Err(reason) => warnings.push(Warning::new(
@@ -296,11 +344,12 @@ impl State {
         let mut found = Vec::new();
         let mut failure = None;
         for file in files.iter().filter(|f| f.id_hint.may_be(id)) {
+            if matches!(file.binding, Binding::GeminiHash(_)) {
+                self.gemini_dirs(workspace);
+            }
             self.parse(file);
             match self.info(file, Some(workspace)) {
-                Ok(Some(info)) if info.id == id => {
-                    found.push(Found { info, path: file.path.clone() })
-                }
+                Ok(Some(info)) if info.id == id => found.push(Found::new(info, file)),
                 Ok(_) => {}
                 Err(reason) if matches!(file.id_hint, IdHint::Exact(_)) => failure = Some(reason),
                 Err(_) => {}
@@ -314,6 +363,26 @@ impl State {
             }
             (None, None) => Err(MemoryError::SessionNotFound(id.to_owned())),
         }
+    }
+
+    /// The folders below the workspace's roots by their Gemini project hash: Gemini CLI's
+    /// older releases name a project's directory by the SHA-256 of the folder it ran in,
+    /// which may lie below a root. A bounded walk (hidden folders and dependency or build
+    /// folders skipped), reused for a few seconds.
+    fn gemini_dirs(&mut self, workspace: &Workspace) -> &HashMap<String, PathBuf> {
+        let roots: Vec<PathBuf> = workspace.roots().map(Path::to_path_buf).collect();
+        let fresh = self
+            .gemini_dirs
+            .as_ref()
+            .is_some_and(|d| d.roots == roots && d.at.elapsed() < GEMINI_WALK_TTL);
+        if !fresh {
+            let mut by_hash = HashMap::new();
+            for (form, relative) in walk_below(workspace) {
+                by_hash.entry(gemini_hash(&form.join(&relative))).or_insert(form.join(relative));
+            }
+            self.gemini_dirs = Some(GeminiDirs { roots, at: Instant::now(), by_hash });
+        }
+        &self.gemini_dirs.as_ref().expect("just set").by_hash
     }
 
     /// The working directories near the start and end of a file, cached by size and time.
@@ -411,20 +480,17 @@ impl State {
                 .flat_map(|w| w.forms())
                 .filter(|f| gemini_hash(f) == *hash)
                 .map(Path::to_path_buf)
+                .chain(self.gemini_dirs.as_ref().and_then(|d| d.by_hash.get(hash)).cloned())
                 .collect(),
         };
+        // The session's folder is where it started: the first folder it recorded that lies
+        // in the workspace (a later `cd` or a subagent's directory does not move it).
         let placed = workspace.and_then(|w| {
-            folders
-                .iter()
-                .filter_map(|f| {
-                    w.root_of(f)
-                        .map(|root| (root.components().count(), root.to_path_buf(), f.clone()))
-                })
-                .max_by_key(|(depth, _, _)| *depth)
+            folders.iter().find_map(|f| w.root_of(f).map(|root| (root.to_path_buf(), f.clone())))
         });
         let (workspace_root, folder) = match placed {
-            Some((_, root, folder)) => (Some(root), Some(folder)),
-            None => (None, folders.last().cloned()),
+            Some((root, folder)) => (Some(root), Some(folder)),
+            None => (None, folders.first().cloned()),
         };
         let last_updated = t.updated.unwrap_or_else(|| Timestamp::from_system_time(file.mtime));
         let since = track.compactions.last().map_or(0, |c| c.after);
@@ -453,6 +519,36 @@ impl State {
             _ => Vec::new(),
         }
     }
+}
+
+/// Every folder below the workspace's roots (not the roots themselves), breadth first, to
+/// [`GEMINI_WALK_DEPTH`] and at most [`GEMINI_WALK_MAX`] of them, paired with each spelling
+/// of its root. Symbolic links are not followed; roots that hold every project (`/`, the
+/// home directory) are not walked.
+fn walk_below(workspace: &Workspace) -> Vec<(PathBuf, PathBuf)> {
+    const SKIP: &[&str] =
+        &["node_modules", "target", "build", "dist", "vendor", "__pycache__", "venv"];
+    let mut out = Vec::new();
+    for (root, forms) in workspace.walkable_roots() {
+        let mut queue = std::collections::VecDeque::from([(PathBuf::new(), 0)]);
+        while let Some((relative, depth)) = queue.pop_front() {
+            if depth >= GEMINI_WALK_DEPTH || out.len() >= GEMINI_WALK_MAX {
+                break;
+            }
+            let Ok(entries) = std::fs::read_dir(root.join(&relative)) else { continue };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let skip = name.to_str().is_none_or(|n| n.starts_with('.') || SKIP.contains(&n));
+                if skip || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    continue;
+                }
+                let sub = relative.join(&name);
+                out.extend(forms.iter().map(|f| (f.clone(), sub.clone())));
+                queue.push_back((sub, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 /// Most recently updated first; one session per source and id (a Copilot session may

@@ -19,7 +19,7 @@ use crate::workspace::file_uri_path;
 pub struct Stores {
     /// Claude Code configuration directories (each holds `projects/`).
     pub claude: Vec<PathBuf>,
-    /// Codex homes (each holds `sessions/`).
+    /// Codex homes (each holds `sessions/` and `archived_sessions/`).
     pub codex: Vec<PathBuf>,
     /// Gemini CLI directories (each holds `tmp/` and `projects.json`).
     pub gemini: Vec<PathBuf>,
@@ -184,6 +184,8 @@ pub(crate) fn discover(
     }
     for root in &stores.codex {
         walk_codex(&root.join("sessions"), 0, &mut out, warnings);
+        // `codex archive` (and the TUI's archive) moves rollouts here, flat.
+        walk_codex(&root.join("archived_sessions"), 0, &mut out, warnings);
     }
     for root in &stores.gemini {
         let projects = gemini_registry(root);

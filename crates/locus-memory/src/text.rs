@@ -64,9 +64,43 @@ pub(crate) fn strip_reminders(text: &str) -> std::borrow::Cow<'_, str> {
     trimmed.to_owned().into()
 }
 
+/// The command line the user typed, when a text is Claude Code's record of a slash
+/// command (`<command-name>/orchestrator</command-name>` with its `<command-message>` and
+/// `<command-args>`): `/orchestrator create a TODO app`. The tags are the harness's; the
+/// command and its arguments are what the user typed.
+pub(crate) fn typed_command(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    if !["<command-name>", "<command-message>", "<command-args>"].iter().any(|o| t.starts_with(o)) {
+        return None;
+    }
+    let name = tag(t, "command-name")?.trim();
+    if name.is_empty() {
+        return None;
+    }
+    let mut line = if name.starts_with('/') { name.to_owned() } else { format!("/{name}") };
+    if let Some(args) = tag(t, "command-args").map(str::trim).filter(|a| !a.is_empty()) {
+        line.push(' ');
+        line.push_str(args);
+    }
+    Some(line)
+}
+
+/// The text between `<name>` and the next `</name>`.
+fn tag<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let start = text.find(&open)? + open.len();
+    let end = text[start..].find(&close)? + start;
+    Some(&text[start..end])
+}
+
 /// The user's words in a message that a harness may have wrapped: `None` when the
-/// whole message is harness text or nothing is left once reminders are removed.
+/// whole message is harness text or nothing is left once reminders are removed. A slash
+/// command's record gives the command line the user typed ([`typed_command`]).
 pub(crate) fn user_words(text: &str) -> Option<String> {
+    if let Some(command) = typed_command(text) {
+        return Some(command);
+    }
     if is_harness_text(text) {
         return None;
     }
@@ -101,6 +135,23 @@ mod tests {
         assert!(is_harness_text("  [Request interrupted by user for tool use]"));
         assert!(is_harness_text("<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"));
         assert!(!is_harness_text("Please fix <command-name> parsing"));
+    }
+
+    #[test]
+    fn slash_commands_are_what_the_user_typed() {
+        // Claude Code 1.0 to 2.1: a prompt command (message first) and a local one (name first).
+        assert_eq!(
+            user_words("<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app by Next.js</command-args>").as_deref(),
+            Some("/orchestrator create TODO app by Next.js")
+        );
+        assert_eq!(
+            user_words("<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args></command-args>").as_deref(),
+            Some("/model")
+        );
+        assert_eq!(user_words("<command-name>init</command-name>").as_deref(), Some("/init"));
+        assert_eq!(user_words("<command-message>x</command-message>"), None);
+        assert_eq!(user_words("<local-command-stdout>Set model</local-command-stdout>"), None);
+        assert_eq!(user_words("/init").as_deref(), Some("/init"));
     }
 
     #[test]

@@ -266,8 +266,8 @@ fn codex_oldest_rollouts_fall_back_to_user_items() {
         requests_of("0199c0de-0000-7000-8000-000000000005"),
         expect![[r#"
         codex codex-rollout 0199c0de-0000-7000-8000-000000000005 requests=2 updated=2025-04-01T07:00:00.000Z preview="List the TODOs in the shop." in=/home/ada/shop:/home/ada/shop
-        1. [?] "List the TODOs in the shop."
-        2. [?] "Fix the first one."
+        1. [2025-04-01T07:00:00.000Z] "List the TODOs in the shop."
+        2. [2025-04-01T07:00:00.000Z] "Fix the first one."
     "#]],
     );
 }

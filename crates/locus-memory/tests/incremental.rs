@@ -197,3 +197,51 @@ fn a_session_whose_directory_changed_late_is_found_by_its_last_records() {
     let memory = Memory::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["started elsewhere", "now in the workspace"]);
 }
+
+fn queue(operation: &str, text: Option<&str>, minute: u32) -> String {
+    let content = text
+        .map_or(String::new(), |t| format!(",\"content\":{}", serde_json::to_string(t).unwrap()));
+    format!(
+        "{{\"type\":\"queue-operation\",\"operation\":\"{operation}\",\"timestamp\":\"2025-11-01T10:{minute:02}:00Z\",\"sessionId\":\"s1\"{content}}}\n"
+    )
+}
+
+/// What a line means may depend on the lines after it (a slash command's output, a queued
+/// prompt handed over): read in pieces, the requests come out as when read at once.
+#[test]
+fn commands_and_queued_prompts_read_in_pieces() {
+    let home = Home::new("pieces");
+    let path = home.file(CLAUDE);
+    fs::write(&path, user("Build the parser.", 1) + &assistant(10)).unwrap();
+    let memory = Memory::new(Stores::under_home(&home.0));
+    assert_eq!(texts(&memory), ["Build the parser."]);
+
+    // A queued prompt counts once it is handed to the agent, at the time it was sent.
+    append(&path, &queue("enqueue", Some("and the printer"), 2));
+    assert_eq!(texts(&memory), ["Build the parser."]);
+    append(&path, &queue("remove", Some("and the printer"), 3));
+    assert_eq!(texts(&memory), ["Build the parser.", "and the printer"]);
+    let all = memory.requests(&Workspace::new(&[WS]), None, false).unwrap();
+    assert_eq!(all.value.requests[1].timestamp.unwrap().to_string(), "2025-11-01T10:02:00.000Z");
+
+    // A local command is withdrawn when its output follows, even in a later read.
+    append(
+        &path,
+        &user("<command-name>/model</command-name>\n<command-args>opus</command-args>", 4),
+    );
+    assert_eq!(texts(&memory), ["Build the parser.", "and the printer", "/model opus"]);
+    append(&path, &user("<local-command-stdout>Set model to opus</local-command-stdout>", 5));
+    assert_eq!(texts(&memory), ["Build the parser.", "and the printer"]);
+
+    // A prompt command stays once the model answers it.
+    append(
+        &path,
+        &user("<command-name>/review</command-name>\n<command-args>the lexer</command-args>", 6),
+    );
+    append(&path, &assistant(10));
+    append(&path, &user("<local-command-stdout></local-command-stdout>", 7));
+    let fresh = Memory::new(Stores::under_home(&home.0));
+    for m in [&memory, &fresh] {
+        assert_eq!(texts(m), ["Build the parser.", "and the printer", "/review the lexer"]);
+    }
+}

@@ -12,8 +12,19 @@
 //! `human`, or text that is a harness wrapper (see [`crate::text`]).
 //! A compaction is a `system` record with `subtype: "compact_boundary"`, followed by the
 //! summary record; the two count as one.
-//! A prompt queued while the agent worked arrives as an `attachment` record of type
-//! `queued_command`, and counts as a request.
+//!
+//! A slash command is recorded in tags (`<command-name>/orchestrator</command-name>`,
+//! `<command-args>…</command-args>`); the command line the user typed is the request
+//! (`/orchestrator create a TODO app`), unless Claude Code ran it itself: a local command
+//! (`/model`, `/clear`) is followed by its `<local-command-stdout>`, `/compact` by the
+//! compaction, and then it is no request to the agent.
+//!
+//! A prompt typed while the agent works is queued: `queue-operation` records `enqueue`
+//! it (with its text), then `remove` it when it is handed to the agent in the middle of its
+//! turn (2.0 puts it in a tool result, 2.1 adds an `attachment` of type `queued_command`),
+//! `dequeue` it when it starts the next turn as a plain `user` record, or `popAll` the
+//! queue back into the input box for editing. Each prompt counts once, at the time it was
+//! sent; task notifications that go through the same queue are the harness's.
 
 use std::collections::HashSet;
 
@@ -23,15 +34,22 @@ use serde_json::value::RawValue;
 use crate::format::{Part, parse_parts, words};
 use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::model::Transcript;
-use crate::text::user_words;
+use crate::text::{typed_command, user_words};
+use crate::time::Timestamp;
 
 #[derive(Default)]
 pub(crate) struct Claude {
     /// Request uuids seen, since a resumed session may repeat records.
     seen: HashSet<String>,
-    /// The text of the last request when it came from a queued-command attachment: the
-    /// same prompt may follow as a plain user record.
+    /// The text of the last request when it came from the queue (a `remove` or a
+    /// queued-command attachment): the same prompt may follow as an attachment or a plain
+    /// user record.
     queued: Option<String>,
+    /// Prompts enqueued and not yet handed to the agent: their text and when they were sent.
+    enqueued: Vec<(String, Option<Timestamp>)>,
+    /// The 1-based index of the last request while it is a slash command the agent has not
+    /// answered yet: withdrawn if the harness ran it itself.
+    command: Option<usize>,
     unknown: UnknownKinds,
 }
 
@@ -63,6 +81,13 @@ struct Record<'a> {
     custom_title: Option<String>,
     #[serde(borrow)]
     attachment: Option<&'a RawValue>,
+    /// `queue-operation`: `enqueue`, `dequeue`, `remove`, `popAll`.
+    operation: Option<String>,
+    /// `queue-operation`: the queued prompt (a string or a list of parts).
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+    #[serde(rename = "aiTitle")]
+    ai_title: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -90,17 +115,23 @@ struct Attachment {
 /// How the compaction summary opens.
 const CONTINUED: &str = "This session is being continued from a previous conversation";
 
+/// Record types read, or known to hold nothing recall needs (2.1's `last-prompt` repeats
+/// the last request; `mode` and `permission-mode` record UI state).
 const KNOWN: &[&str] = &[
     "user",
     "assistant",
     "system",
     "summary",
     "custom-title",
+    "ai-title",
     "attachment",
     "file-history-snapshot",
     "progress",
     "queue-operation",
     "result",
+    "last-prompt",
+    "mode",
+    "permission-mode",
 ];
 
 impl LineFormat for Claude {
@@ -119,10 +150,22 @@ impl LineFormat for Claude {
         let kind = r.kind.as_deref().unwrap_or("");
         match kind {
             "user" => self.user(&r, ts, t)?,
-            "assistant" | "progress" | "result" => t.track.activity(),
+            "assistant" => {
+                // The model answered: a pending slash command was a prompt.
+                self.command = None;
+                t.track.activity();
+            }
+            "progress" | "result" => t.track.activity(),
             "system" => {
                 if r.subtype.as_deref() == Some("compact_boundary") {
+                    self.withdraw_command(t);
                     t.track.compaction(ts);
+                }
+            }
+            "queue-operation" => self.queue(&r, ts, t),
+            "ai-title" => {
+                if let Some(s) = r.ai_title.filter(|s| !s.trim().is_empty()) {
+                    t.summary_title = Some(s);
                 }
             }
             "summary" => {
@@ -147,20 +190,19 @@ impl Claude {
     fn user(
         &mut self,
         r: &Record,
-        ts: Option<crate::time::Timestamp>,
+        ts: Option<Timestamp>,
         t: &mut Transcript,
     ) -> Result<(), String> {
         if r.is_compact_summary == Some(true) {
+            self.withdraw_command(t);
             t.track.compaction(ts);
             return Ok(());
         }
-        let harness = r.is_meta == Some(true)
-            || r.is_sidechain == Some(true)
-            || r.transcript_only == Some(true)
-            || r.is_synthetic == Some(true)
-            || r.tool_use_result.is_some()
-            || r.origin.as_ref().and_then(|o| o.kind.as_deref()).is_some_and(|k| k != "human");
-        let Some(message) = r.message.filter(|_| !harness) else { return Ok(()) };
+        // Tool output, the bulk of a transcript: not read further.
+        if r.tool_use_result.is_some() {
+            return Ok(());
+        }
+        let Some(message) = r.message else { return Ok(()) };
         let message: Message =
             serde_json::from_str(message.get()).map_err(|e| format!("message: {e}"))?;
         if message.role.as_deref().is_some_and(|role| role != "user") {
@@ -168,13 +210,31 @@ impl Claude {
         }
         let Some(content) = message.content else { return Ok(()) };
         let parts = parse_parts(content).map_err(|e| format!("message content: {e}"))?;
+        let text_starts = |prefixes: &[&str]| {
+            parts.iter().any(
+                |p| matches!(p, Part::Text(s) if prefixes.iter().any(|o| s.trim_start().starts_with(o))),
+            )
+        };
+        // The output of a command Claude Code ran itself: the command was no request.
+        if text_starts(&["<local-command-stdout>", "<local-command-stderr>"]) {
+            self.withdraw_command(t);
+            return Ok(());
+        }
+        let harness = r.is_meta == Some(true)
+            || r.is_sidechain == Some(true)
+            || r.transcript_only == Some(true)
+            || r.is_synthetic == Some(true)
+            || r.origin.as_ref().and_then(|o| o.kind.as_deref()).is_some_and(|k| k != "human");
+        if harness {
+            return Ok(());
+        }
         // A record holding tool results is the harness reporting back, whatever else it holds.
         if parts.iter().any(|p| matches!(p, Part::ToolResult)) {
             return Ok(());
         }
         // Older builds wrote the compaction summary without `isCompactSummary`.
-        if parts.iter().any(|p| matches!(p, Part::Text(s) if s.trim_start().starts_with(CONTINUED)))
-        {
+        if text_starts(&[CONTINUED]) {
+            self.withdraw_command(t);
             t.track.compaction(ts);
             return Ok(());
         }
@@ -184,14 +244,63 @@ impl Claude {
         {
             return Ok(());
         }
+        let command =
+            parts.iter().any(|p| matches!(p, Part::Text(s) if typed_command(s).is_some()));
         if self.queued.take().is_some_and(|q| q == text) {
             return Ok(());
         }
         t.track.push(text, ts, images);
+        self.command = command.then_some(t.track.requests.len());
         Ok(())
     }
 
-    fn attachment(&mut self, r: &Record, ts: Option<crate::time::Timestamp>, t: &mut Transcript) {
+    /// A slash command the harness answered itself (its output, or the compaction of
+    /// `/compact`) was no request: it is dropped while it is still the last one.
+    fn withdraw_command(&mut self, t: &mut Transcript) {
+        if let Some(index) = self.command.take()
+            && t.track.requests.len() == index
+        {
+            t.track.truncate(index - 1);
+        }
+    }
+
+    /// `queue-operation`: see the module's documentation.
+    fn queue(&mut self, r: &Record, ts: Option<Timestamp>, t: &mut Transcript) {
+        let text = r.content.and_then(queued_words);
+        match r.operation.as_deref() {
+            Some("enqueue") => {
+                if let Some(text) = text {
+                    self.enqueued.push((text, ts));
+                }
+            }
+            // Handed to the agent in the middle of its turn (or taken back with ×, which
+            // the record does not tell apart).
+            Some("remove") => {
+                let at = match &text {
+                    Some(text) => self.enqueued.iter().position(|(q, _)| q == text),
+                    None if r.content.is_none() && !self.enqueued.is_empty() => Some(0),
+                    None => None,
+                };
+                if let Some(at) = at {
+                    let (text, sent) = self.enqueued.remove(at);
+                    if self.queued.as_deref() != Some(text.as_str()) {
+                        self.queued = Some(text.clone());
+                        t.track.push(text, sent.or(ts), 0);
+                        self.command = None;
+                    }
+                }
+            }
+            // The head of the queue starts the next turn: its `user` record follows.
+            Some("dequeue") if !self.enqueued.is_empty() => {
+                self.enqueued.remove(0);
+            }
+            // Back into the input box: what is sent after editing is recorded anew.
+            Some("popAll") => self.enqueued.clear(),
+            _ => {}
+        }
+    }
+
+    fn attachment(&mut self, r: &Record, ts: Option<Timestamp>, t: &mut Transcript) {
         let Some(raw) = r.attachment else { return };
         let Ok(a) = serde_json::from_str::<Attachment>(raw.get()) else { return };
         let human = a.origin.as_ref().and_then(|o| o.kind.as_deref()).is_none_or(|k| k == "human");
@@ -201,9 +310,32 @@ impl Claude {
         {
             return;
         }
-        if let Some(text) = a.prompt.as_deref().and_then(user_words) {
-            self.queued = Some(text.clone());
-            t.track.push(text, ts, 0);
+        let Some(text) = a.prompt.as_deref().and_then(user_words) else { return };
+        let sent = match self.enqueued.iter().position(|(q, _)| *q == text) {
+            Some(at) => self.enqueued.remove(at).1,
+            None => None,
+        };
+        // Already counted when the queue removed it.
+        if self.queued.as_deref() == Some(text.as_str()) {
+            return;
         }
+        self.queued = Some(text.clone());
+        t.track.push(text, sent.or(ts), 0);
+        self.command = None;
     }
+}
+
+/// The words of a queued prompt; `None` for the harness's (task notifications, which
+/// are tags, or background-task records, which are JSON objects).
+fn queued_words(raw: &RawValue) -> Option<String> {
+    let parts = parse_parts(raw).ok()?;
+    let json_record = |s: &str| {
+        s.trim_start().starts_with('{')
+            && serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(s)
+                .is_ok_and(|m| m.contains_key("task_id") || m.contains_key("task_type"))
+    };
+    if parts.iter().any(|p| matches!(p, Part::Text(s) if json_record(s))) {
+        return None;
+    }
+    words(&parts).map(|(text, _)| text).filter(|t| !t.is_empty())
 }
