@@ -1,4 +1,0 @@
-n = 0
-print("busy", flush=True)
-while True:
-    n += 1

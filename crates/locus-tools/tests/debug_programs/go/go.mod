@@ -1,3 +1,0 @@
-module example.com/loop
-
-go 1.19
