@@ -164,6 +164,13 @@ impl StdioMcp {
         self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
+    /// Writes one raw line (for garbage: mcp_bodies.rs).
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
     fn write(&mut self, v: &Value) {
         let stdin = self.stdin.as_mut().unwrap();
         writeln!(stdin, "{v}").unwrap();
