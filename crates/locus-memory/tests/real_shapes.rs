@@ -107,9 +107,29 @@ fn the_workspace_lists_archived_codex_sessions() {
     out += &warning_lines(&answer);
     expect![[r#"
         claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:30.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
+        claude-code claude-jsonl 5e551011-0000-4000-8000-000000000002 requests=3 updated=2026-01-19T09:08:00.000Z in=/home/bo/todo:/home/bo/todo
         codex codex-rollout 0199c0de-0000-7000-8000-0000000000b2 requests=1 updated=2025-11-02T08:01:00.000Z in=/home/bo/todo:/home/bo/todo
     "#]]
     .assert_eq(&out);
+}
+
+/// An edited message starts a new branch from its parent: the requests left on the old
+/// branch are not the conversation's.
+#[test]
+fn claude_code_edits_follow_the_branch_of_the_last_message() {
+    check_requests(
+        memory().requests(
+            &Workspace::new(&[TODO]),
+            Some("5e551011-0000-4000-8000-000000000002"),
+            false,
+        ),
+        expect![[r#"
+            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000002 requests=3 updated=2026-01-19T09:08:00.000Z in=/home/bo/todo:/home/bo/todo
+            1. [2026-01-19T09:00:00.000Z] "Add a search box to the list."
+            2. [2026-01-19T09:06:00.000Z] "Make it case-insensitive, not fuzzy."
+            3. [2026-01-19T09:08:00.000Z] "Good, commit it."
+        "#]],
+    );
 }
 
 /// A scratch directory, removed on drop.

@@ -25,15 +25,20 @@
 //! `dequeue` it when it starts the next turn as a plain `user` record, or `popAll` the
 //! queue back into the input box for editing. Each prompt counts once, at the time it was
 //! sent; task notifications that go through the same queue are the harness's.
+//!
+//! Records form a tree through `parentUuid` (`logicalParentUuid` across a compaction).
+//! Editing an earlier message, or rewinding to it, starts a new branch from its parent and
+//! leaves the old one in the file: the conversation is the branch of the last message, and
+//! requests left on abandoned branches are not the conversation's.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::format::{Part, parse_parts, words};
 use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
-use crate::model::Transcript;
+use crate::model::{Track, Transcript};
 use crate::text::{typed_command, user_words};
 use crate::time::Timestamp;
 
@@ -50,7 +55,29 @@ pub(crate) struct Claude {
     /// The 1-based index of the last request while it is a slash command the agent has not
     /// answered yet: withdrawn if the harness ran it itself.
     command: Option<usize>,
+    /// The conversation tree: each main-chain record's parent, by uuid hash.
+    parents: HashMap<u64, Option<u64>>,
+    /// The last user or assistant record of the main chain: the conversation's leaf.
+    leaf: Option<u64>,
+    /// Whether a request started a second branch from a record (an edit or a rewind).
+    forked: bool,
+    /// The records that have a child.
+    has_child: HashSet<u64>,
+    /// Whether the record being read is a parent's second child.
+    sibling: bool,
+    /// For each request of the track, the record it came from, when it has a uuid.
+    anchors: Vec<Option<u64>>,
+    /// The requests of the leaf's branch, once the tree forked; `None` when all are on it.
+    live: Option<Track>,
     unknown: UnknownKinds,
+}
+
+/// A uuid's 64-bit hash: the tree keeps hashes, not strings, to stay small on long sessions.
+fn key(uuid: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    uuid.hash(&mut h);
+    h.finish()
 }
 
 #[derive(Deserialize)]
@@ -59,6 +86,10 @@ struct Record<'a> {
     kind: Option<String>,
     subtype: Option<String>,
     uuid: Option<String>,
+    #[serde(rename = "parentUuid")]
+    parent_uuid: Option<String>,
+    #[serde(rename = "logicalParentUuid")]
+    logical_parent_uuid: Option<String>,
     cwd: Option<String>,
     timestamp: Option<TimeValue>,
     #[serde(rename = "isMeta")]
@@ -148,6 +179,21 @@ impl LineFormat for Claude {
             t.add_cwd(cwd);
         }
         let kind = r.kind.as_deref().unwrap_or("");
+        self.sibling = false;
+        if let Some(uuid) = &r.uuid
+            && r.is_sidechain != Some(true)
+            && matches!(kind, "user" | "assistant" | "attachment" | "system" | "progress")
+        {
+            let parent = r.parent_uuid.as_deref().or(r.logical_parent_uuid.as_deref()).map(key);
+            let me = key(uuid);
+            if let Some(p) = parent {
+                self.sibling = !self.has_child.insert(p);
+            }
+            self.parents.entry(me).or_insert(parent);
+            if matches!(kind, "user" | "assistant") {
+                self.leaf = Some(me);
+            }
+        }
         match kind {
             "user" => self.user(&r, ts, t)?,
             "assistant" => {
@@ -183,6 +229,43 @@ impl LineFormat for Claude {
             _ => self.unknown.note("record type", kind, notes),
         }
         Ok(())
+    }
+
+    fn finish(&mut self, t: &mut Transcript) {
+        self.live = None;
+        let Some(leaf) = self.leaf.filter(|_| self.forked) else { return };
+        // The leaf's branch: its ancestors (bounded, should the file hold a cycle).
+        let mut branch = HashSet::new();
+        let mut at = Some(leaf);
+        while let Some(k) = at {
+            if !branch.insert(k) || branch.len() > self.parents.len() {
+                break;
+            }
+            at = self.parents.get(&k).copied().flatten();
+        }
+        let on_branch =
+            |i: usize| self.anchors.get(i).copied().flatten().is_none_or(|k| branch.contains(&k));
+        if (0..t.track.requests.len()).all(on_branch) {
+            return;
+        }
+        let mut live = Track::default();
+        let mut kept_before = Vec::with_capacity(t.track.requests.len() + 1);
+        kept_before.push(0);
+        for (i, r) in t.track.requests.iter().enumerate() {
+            if on_branch(i) {
+                live.push(r.text.clone(), r.timestamp, r.images);
+            }
+            kept_before.push(live.requests.len());
+        }
+        for c in &t.track.compactions {
+            let after = kept_before[c.after.min(kept_before.len() - 1)];
+            live.compactions.push(crate::model::Compaction { timestamp: c.timestamp, after });
+        }
+        self.live = Some(live);
+    }
+
+    fn track<'a>(&'a self, t: &'a Transcript) -> &'a Track {
+        self.live.as_ref().unwrap_or(&t.track)
     }
 }
 
@@ -249,7 +332,9 @@ impl Claude {
         if self.queued.take().is_some_and(|q| q == text) {
             return Ok(());
         }
-        t.track.push(text, ts, images);
+        // A request that starts a second branch from its parent is an edit or a rewind.
+        self.forked |= self.sibling;
+        self.push(t, text, ts, images, r.uuid.as_deref().map(key));
         self.command = command.then_some(t.track.requests.len());
         Ok(())
     }
@@ -261,7 +346,22 @@ impl Claude {
             && t.track.requests.len() == index
         {
             t.track.truncate(index - 1);
+            self.anchors.truncate(index - 1);
         }
+    }
+
+    /// Adds a request, with the record it came from.
+    fn push(
+        &mut self,
+        t: &mut Transcript,
+        text: String,
+        ts: Option<Timestamp>,
+        images: u32,
+        anchor: Option<u64>,
+    ) {
+        t.track.push(text, ts, images);
+        self.anchors.resize(t.track.requests.len() - 1, None);
+        self.anchors.push(anchor);
     }
 
     /// `queue-operation`: see the module's documentation.
@@ -285,7 +385,8 @@ impl Claude {
                     let (text, sent) = self.enqueued.remove(at);
                     if self.queued.as_deref() != Some(text.as_str()) {
                         self.queued = Some(text.clone());
-                        t.track.push(text, sent.or(ts), 0);
+                        // Handed over inside a tool result: no record of its own.
+                        self.push(t, text, sent.or(ts), 0, None);
                         self.command = None;
                     }
                 }
@@ -320,7 +421,7 @@ impl Claude {
             return;
         }
         self.queued = Some(text.clone());
-        t.track.push(text, sent.or(ts), 0);
+        self.push(t, text, sent.or(ts), 0, r.uuid.as_deref().map(key));
         self.command = None;
     }
 }
