@@ -13,6 +13,7 @@
 //! - Locus answers no request with content: the capabilities it declares for editors
 //!   without a plugin (hover, completion, …) only stand in for the cursor and return `null`.
 
+mod actions;
 mod edge;
 pub mod log;
 mod transport;
@@ -399,6 +400,17 @@ impl LanguageServer for Backend {
             s.set_folders(folders);
         });
         crate::mcp::editor_connected(&client);
+        let declared = actions::declared(options, &self.ctx);
+        if !declared.is_empty() {
+            self.ctx.log.info(format_args!("editor actions declared: {}", declared.join(", ")));
+        }
+        crate::mcp::editor_link(Arc::new(actions::Link {
+            client: self.client.clone(),
+            ctx: self.ctx.clone(),
+            name: client.clone(),
+            declared,
+            encoding,
+        }));
         {
             let mut session = self.ctx.session();
             session.encoding = encoding;

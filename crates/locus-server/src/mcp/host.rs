@@ -3,10 +3,11 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use futures_util::future::BoxFuture;
 use locus_doc::{Document, PositionEncoding};
-use locus_tools::{BridgeStatus, Host, Mode};
+use locus_tools::{ActionEditor, ActionError, BridgeStatus, Host, Mode};
 use serde_json::Value;
 
 use crate::proto;
@@ -23,6 +24,22 @@ pub struct SidecarInfo {
     pub editor: Mutex<Option<String>>,
     /// When the editor last sent anything (ms since the epoch).
     pub last_active_ms: AtomicU64,
+    /// The editor's side of `locus/editorAction`, once it initialized (editor action).
+    pub link: Mutex<Option<Arc<dyn EditorLink>>>,
+}
+
+/// How tools reach the editor for editor actions (DESIGN §5 `locus/editorAction`): the LSP
+/// edge implements it over its client (`crate::lsp`) and hands it over at `initialize`.
+pub trait EditorLink: Send + Sync + std::fmt::Debug {
+    /// Who the editor is and what it declared.
+    fn editor(&self) -> ActionEditor;
+    /// Sends the action and waits at most `wait` for its `data`.
+    fn request(
+        &self,
+        action: &str,
+        params: Value,
+        wait: Duration,
+    ) -> BoxFuture<'static, Result<Value, ActionError>>;
 }
 
 impl SidecarInfo {
@@ -34,6 +51,11 @@ impl SidecarInfo {
     /// The editor's name, if it initialized.
     pub fn editor(&self) -> Option<String> {
         self.editor.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// The editor's side of editor actions, once it initialized.
+    pub fn link(&self) -> Option<Arc<dyn EditorLink>> {
+        self.link.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }
 
@@ -97,5 +119,21 @@ impl Host for EditorHost {
 
     fn warn(&self, message: &str) {
         eprintln!("locus: mcp: warning: {message}");
+    }
+
+    fn action_editor(&self) -> Option<ActionEditor> {
+        self.info.link().map(|l| l.editor())
+    }
+
+    fn editor_action(
+        &self,
+        action: &str,
+        params: Value,
+        wait: Duration,
+    ) -> BoxFuture<'static, Result<Value, ActionError>> {
+        match self.info.link() {
+            Some(link) => link.request(action, params, wait),
+            None => Box::pin(async { Err(ActionError::NoEditor) }),
+        }
     }
 }

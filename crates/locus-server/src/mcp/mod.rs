@@ -55,3 +55,11 @@ pub fn editor_connected(name: &str) {
         s.editor_connected(name);
     }
 }
+
+/// The LSP's hook for `initialize`: how tools reach the editor for editor actions (no-op
+/// without a sidecar).
+pub fn editor_link(link: std::sync::Arc<dyn host::EditorLink>) {
+    if let Some(s) = sidecar::current() {
+        s.set_link(link);
+    }
+}

@@ -68,6 +68,7 @@ impl Sidecar {
             endpoint: url.clone(),
             editor: Mutex::new(None),
             last_active_ms: now_ms().into(),
+            link: Mutex::new(None),
         });
         let record = Record {
             pid: std::process::id(),
@@ -131,6 +132,11 @@ impl Sidecar {
         *self.info.editor.lock().unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
         self.info.touch();
         self.rewrite();
+    }
+
+    /// How tools reach the editor for editor actions, from its `initialize`.
+    pub fn set_link(&self, link: Arc<dyn super::host::EditorLink>) {
+        *self.info.link.lock().unwrap_or_else(PoisonError::into_inner) = Some(link);
     }
 
     /// Removes the discovery file for good (the editor is shutting down): agents no longer

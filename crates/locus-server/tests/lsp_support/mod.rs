@@ -132,6 +132,13 @@ impl Server {
         }
     }
 
+    /// The next message from the server within `wait`, kept in `received` too (editor action).
+    pub fn recv(&mut self, wait: Duration) -> Option<Value> {
+        let m = self.incoming.recv_timeout(wait).ok()?;
+        self.received.push(m.clone());
+        Some(m)
+    }
+
     /// Messages that arrived without being waited for (log messages, mostly).
     pub fn drain(&mut self) -> &[Value] {
         while let Ok(m) = self.incoming.try_recv() {
