@@ -78,7 +78,7 @@ fn claude_code_commands_queued_prompts_and_2_1_records() {
             false,
         ),
         expect![[r#"
-            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:30.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
+            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:40.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
             1. [2026-01-20T10:00:01.000Z] "/orchestrator create TODO app by Next.js"
             2. [2026-01-20T10:00:20.000Z] "use pnpm, not npm"
             3. [2026-01-20T10:01:00.000Z] "and add a dark mode toggle"
@@ -94,7 +94,7 @@ fn since_the_compaction_of_a_compact_command() {
     check_requests(
         memory().requests(&Workspace::new(&[TODO]), None, true),
         expect![[r#"
-            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:30.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
+            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:40.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
             6. [2026-01-20T10:12:00.000Z] "/init"
         "#]],
     );
@@ -106,7 +106,7 @@ fn the_workspace_lists_archived_codex_sessions() {
     let mut out: String = answer.value.iter().map(|s| session_line(s) + "\n").collect();
     out += &warning_lines(&answer);
     expect![[r#"
-        claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:30.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
+        claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:40.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
         claude-code claude-jsonl 5e551011-0000-4000-8000-000000000002 requests=3 updated=2026-01-19T09:08:00.000Z in=/home/bo/todo:/home/bo/todo
         codex codex-rollout 0199c0de-0000-7000-8000-0000000000b2 requests=1 updated=2025-11-02T08:01:00.000Z in=/home/bo/todo:/home/bo/todo
     "#]]

@@ -146,8 +146,11 @@ struct Attachment {
 /// How the compaction summary opens.
 const CONTINUED: &str = "This session is being continued from a previous conversation";
 
-/// Record types read, or known to hold nothing recall needs (2.1's `last-prompt` repeats
-/// the last request; `mode` and `permission-mode` record UI state).
+/// Record types read, or known to hold nothing recall needs: 2.1's `last-prompt` repeats
+/// the last request; `mode`, `permission-mode`, `agent-name`, `agent-color`,
+/// `agent-setting`, `tag`, `pr-link`, `worktree-state`, `teleported-from`, `bridge-session`
+/// and `cost-state` record session state (each seen in real transcripts, as public readers of
+/// the format list them).
 const KNOWN: &[&str] = &[
     "user",
     "assistant",
@@ -163,6 +166,15 @@ const KNOWN: &[&str] = &[
     "last-prompt",
     "mode",
     "permission-mode",
+    "agent-name",
+    "agent-color",
+    "agent-setting",
+    "tag",
+    "pr-link",
+    "worktree-state",
+    "teleported-from",
+    "bridge-session",
+    "cost-state",
 ];
 
 impl LineFormat for Claude {
