@@ -11,6 +11,7 @@ use crate::commands::agent::{self, CallArgs, Target};
 use crate::commands::files::{self, ContextArgs, OutlineArgs, SyntaxArgs};
 use crate::commands::io_err;
 use crate::commands::lsp::{self, LspArgs};
+use crate::commands::symbols::{self, SymbolsArgs};
 
 /// locus — a context oracle for editors and AI agents
 #[derive(Debug, Parser)]
@@ -53,6 +54,14 @@ Examples:
     Context(ContextArgs),
     /// A document's symbols as LSP DocumentSymbol JSON (or an indented tree)
     Outline(OutlineArgs),
+    /// Workspace symbols matching QUERY (the symbol_search tool), one JSON object per line
+    #[command(after_help = "\
+Examples:
+  locus symbols Ledger.balance
+  locus symbols parse --kind Function,Method --path 'src/**/*.py'
+
+Answered by the running `locus lsp` of the workspace when there is one, else in-process.")]
+    Symbols(SymbolsArgs),
     /// The languages Locus knows, one JSON object per line
     Languages,
     /// The syntax tree (named nodes, with fields), for query authors
@@ -94,6 +103,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         Command::Status => agent::status(out),
         Command::Context(args) => files::context(&args, out),
         Command::Outline(args) => files::outline(&args, out),
+        Command::Symbols(args) => symbols::symbols(&args, out),
         Command::Languages => files::languages(out),
         Command::Syntax(args) => files::syntax(&args, out),
         Command::Completions { shell } => {

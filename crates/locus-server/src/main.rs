@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod index;
 mod lsp;
 mod mcp;
 mod proto;

@@ -3,6 +3,7 @@
 //! state; `locus mcp` and `locus call` without a sidecar use [`Detached`].
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use futures_util::future::BoxFuture;
@@ -50,6 +51,14 @@ pub trait Host: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Value, ActionError>> {
         let _ = (action, params, wait);
         Box::pin(async { Err(ActionError::NoEditor) })
+    }
+
+    /// The workspace symbol index (`symbol_search`), the open documents' text synced into it
+    /// first; `None` when this process keeps none (the default). With `start`, a process
+    /// that has not built one yet starts building it (in the background) now.
+    fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
+        let _ = start;
+        None
     }
 }
 
@@ -136,17 +145,29 @@ pub struct Detached {
     one_shot: bool,
     /// The folder served (`--workspace`, else the directory `locus` was started in).
     workspace: Option<PathBuf>,
+    /// The symbol index of that folder, built on first use (shared by clones).
+    index: Arc<OnceLock<Arc<locus_index::Index>>>,
 }
 
 impl Detached {
     /// A detached host started now.
     pub fn new() -> Detached {
-        Detached { started: SystemTime::now(), one_shot: false, workspace: None }
+        Detached {
+            started: SystemTime::now(),
+            one_shot: false,
+            workspace: None,
+            index: Arc::default(),
+        }
     }
 
     /// A detached host for one call in a process that ends with it (`locus call`).
     pub fn one_shot() -> Detached {
-        Detached { started: SystemTime::now(), one_shot: true, workspace: None }
+        Detached {
+            started: SystemTime::now(),
+            one_shot: true,
+            workspace: None,
+            index: Arc::default(),
+        }
     }
 
     /// The same host serving `folder` (`--workspace`): its workspace folder, for the tools
@@ -194,5 +215,18 @@ impl Host for Detached {
 
     fn one_shot(&self) -> bool {
         self.one_shot
+    }
+
+    fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
+        if !start {
+            return self.index.get().cloned();
+        }
+        let index = self.index.get_or_init(|| {
+            let folders = self.status().workspace_folders;
+            let folders =
+                folders.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()));
+            locus_index::Index::start(folders.collect(), locus_index::Config::standard())
+        });
+        Some(index.clone())
     }
 }

@@ -163,6 +163,18 @@ pub fn typed(catalogue: &Catalogue, tool: &str, key: &str, raw: &str) -> Value {
     json!(raw)
 }
 
+/// Calls `tool` as `locus call` does (on the sidecar of the workspace, else in-process) and
+/// returns its envelope (`locus symbols`).
+pub fn envelope_of(
+    tool: &str,
+    args: Map<String, Value>,
+    target: &Target,
+) -> Result<Value, CliError> {
+    let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
+    let dir = target.dir()?;
+    Ok(runtime()?.block_on(call_anywhere(catalogue, &dir, tool, args, target.timeout)))
+}
+
 /// Calls a tool on the sidecar serving `dir`, or in-process when none does (or it cannot be
 /// reached); returns the envelope.
 async fn call_anywhere(

@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod files;
 pub mod lsp;
+pub mod symbols;
 
 use std::fmt;
 

@@ -395,6 +395,10 @@ impl LanguageServer for Backend {
             folders
         ));
         warm::start(folders.clone());
+        // The workspace symbol index serves agents: built only beside an MCP endpoint.
+        if crate::mcp::sidecar::current().is_some() {
+            crate::index::start(folders.clone());
+        }
         self.ctx.state.with(|s| {
             s.set_cursor_plugin(plugin);
             s.set_folders(folders);
@@ -444,7 +448,17 @@ impl LanguageServer for Backend {
         let removed: Vec<PathBuf> =
             params.event.removed.iter().map(|f| folder_path(&f.uri)).collect();
         self.ctx.log.info(format_args!("workspace folders: added {added:?}, removed {removed:?}"));
-        self.ctx.state.with(|s| s.change_folders(added, &removed));
+        let folders = self.ctx.state.with(|s| {
+            s.change_folders(added, &removed);
+            s.snapshot().folders
+        });
+        crate::index::set_folders(folders);
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let paths: Vec<PathBuf> = params.changes.iter().map(|c| folder_path(&c.uri)).collect();
+        self.ctx.log.debug(format_args!("{} watched file(s) changed", paths.len()));
+        crate::index::paths_changed(paths);
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

@@ -121,6 +121,13 @@ impl Host for EditorHost {
         eprintln!("locus: mcp: warning: {message}");
     }
 
+    fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
+        if start && crate::index::current().is_none() {
+            crate::index::start(self.state.with(|s| s.snapshot().folders));
+        }
+        crate::index::synced(&self.state)
+    }
+
     fn action_editor(&self) -> Option<ActionEditor> {
         self.info.link().map(|l| l.editor())
     }

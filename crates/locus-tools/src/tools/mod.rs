@@ -5,12 +5,14 @@ pub mod action;
 pub mod debug;
 pub mod dialog;
 mod editor;
+mod search;
 mod symbol;
 mod system;
 mod test;
 
 pub use dialog::{DialogGetFirstRequest, DialogGetRequest, DialogGetRequests, DialogListSessions};
 pub use editor::{EditorGetContext, NoParams};
+pub use search::SymbolSearch;
 pub use symbol::{SymbolOutline, SymbolScopeAt};
 pub use system::{BridgeStatus, McpListTools};
 pub use test::TestSleep;
@@ -37,6 +39,7 @@ pub fn standard(options: Options) -> Catalogue {
     c.register(EditorGetContext)
         .register(SymbolOutline)
         .register(SymbolScopeAt)
+        .register(SymbolSearch)
         .register(BridgeStatus)
         .register(McpListTools)
         .register(TestSleep { enabled: options.test_tools });

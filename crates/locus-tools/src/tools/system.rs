@@ -42,6 +42,64 @@ pub struct StatusData {
     pub endpoint: Option<String>,
     /// The serving process.
     pub pid: u32,
+    /// The workspace symbol index (`symbol_search`), once this process has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol_index: Option<IndexStatus>,
+}
+
+/// The symbol index in `bridge_status`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexStatus {
+    /// The folders indexed.
+    pub folders: Vec<String>,
+    /// Files indexed.
+    pub files: usize,
+    /// Symbols indexed.
+    pub symbols: usize,
+    /// Files skipped, by reason (`notUtf8`, `binary`, `tooLarge`, `minified`, `unreadable`,
+    /// `overCap`).
+    pub skipped: serde_json::Map<String, Value>,
+    /// An estimate of the index's memory, in bytes.
+    pub memory_bytes: usize,
+    /// When the index last changed (RFC 3339).
+    pub last_update: Option<String>,
+    /// How long the last full build took.
+    pub build_ms: Option<u64>,
+    /// While building: `{filesDone, filesTotal}`.
+    pub indexing: Option<Value>,
+    /// Directories watched for changes on disk.
+    pub watched_directories: Option<usize>,
+    /// Why changes on disk are not watched, if they are not.
+    pub watch_error: Option<String>,
+    /// Open documents whose text the index uses instead of the disk's.
+    pub open_documents: usize,
+    /// Set when the memory cap left files out.
+    pub warning: Option<String>,
+}
+
+fn index_status(s: locus_index::Status) -> IndexStatus {
+    let k = s.skipped;
+    let skipped = serde_json::json!({"notUtf8": k.not_utf8, "binary": k.binary, "tooLarge": k.too_large,
+        "minified": k.minified, "unreadable": k.unreadable, "overCap": k.over_cap});
+    IndexStatus {
+        folders: s.folders.iter().map(|f| f.display().to_string()).collect(),
+        files: s.files,
+        symbols: s.symbols,
+        skipped: skipped.as_object().cloned().unwrap_or_default(),
+        memory_bytes: s.memory_bytes,
+        last_update: s
+            .last_update
+            .map(|t| rfc3339(t.duration_since(UNIX_EPOCH).unwrap_or_default())),
+        build_ms: s.build_ms,
+        indexing: s
+            .building
+            .map(|b| serde_json::json!({"filesDone": b.files_done, "filesTotal": b.files_total})),
+        watched_directories: s.watching.as_ref().ok().copied(),
+        watch_error: s.watching.err(),
+        open_documents: s.open_documents,
+        warning: s.capped,
+    }
 }
 
 impl Tool for BridgeStatus {
@@ -88,6 +146,7 @@ impl Tool for BridgeStatus {
             started_at: rfc3339(s.started.duration_since(UNIX_EPOCH).unwrap_or_default()),
             endpoint: s.endpoint,
             pid: s.pid,
+            symbol_index: cx.host.symbol_index(false).map(|i| index_status(i.status())),
         })
     }
 

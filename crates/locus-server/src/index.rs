@@ -1,0 +1,67 @@
+//! The sidecar's workspace symbol index (`symbol_search`, `locus symbols`): started in the
+//! background when the editor initializes, its folders following the editor's; open
+//! documents' text synced from the editor state before each search (so an edit is found at
+//! once, and no editor message ever waits for the index); files changed on disk reach it
+//! through its own watcher and `workspace/didChangeWatchedFiles`.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use locus_index::{Config, Index, OpenDoc};
+
+use crate::state::Shared;
+
+/// The index of this process, once an editor with a sidecar initialized.
+static INDEX: Mutex<Option<Arc<Index>>> = Mutex::new(None);
+
+fn slot() -> std::sync::MutexGuard<'static, Option<Arc<Index>>> {
+    INDEX.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Starts indexing `folders` in the background (or re-targets the running index).
+pub fn start(folders: Vec<PathBuf>) {
+    let mut slot = slot();
+    match &*slot {
+        Some(index) => index.set_folders(folders),
+        None => *slot = Some(Index::start(folders, Config::standard())),
+    }
+}
+
+/// The workspace folders changed: the index follows them, if there is one.
+pub fn set_folders(folders: Vec<PathBuf>) {
+    if let Some(index) = current() {
+        index.set_folders(folders);
+    }
+}
+
+/// Files or folders changed on disk, as the editor reports them.
+pub fn paths_changed(paths: Vec<PathBuf>) {
+    if let Some(index) = current() {
+        index.paths_changed(paths);
+    }
+}
+
+/// The index, if one was started.
+pub fn current() -> Option<Arc<Index>> {
+    slot().clone()
+}
+
+/// The index with the editor's open documents synced into it (their unsaved text wins over
+/// the disk's). The state's lock is held only to copy the documents (O(1) each).
+pub fn synced(state: &Shared) -> Option<Arc<Index>> {
+    let index = current()?;
+    let docs: Vec<OpenDoc> = state.with(|s| {
+        s.snapshot()
+            .documents
+            .into_iter()
+            .filter(|d| !d.path.contains("://"))
+            .map(|d| OpenDoc {
+                path: PathBuf::from(d.path),
+                doc: d.doc,
+                language_id: d.language_id,
+            })
+            .collect()
+    });
+    index.sync_open(docs);
+    Some(index)
+}
