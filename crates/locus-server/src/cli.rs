@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands::CliError;
 use crate::commands::agent::{self, CallArgs, Target};
+use crate::commands::doctor::{self, DoctorArgs};
 use crate::commands::files::{self, ContextArgs, OutlineArgs, SyntaxArgs};
 use crate::commands::io_err;
 use crate::commands::lsp::{self, LspArgs};
@@ -50,6 +51,8 @@ Examples:
     Tools,
     /// The running sidecars (`locus lsp` with MCP), one JSON object per line
     Status,
+    /// Check the set-up: one line per check, ✓ or ✗ with the fix (`--json` for scripts)
+    Doctor(DoctorArgs),
     /// The editorContext of file positions, one JSON object per line, in argument order
     Context(ContextArgs),
     /// A document's symbols as LSP DocumentSymbol JSON (or an indented tree)
@@ -101,6 +104,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         Command::Call(args) => agent::call(&args, out),
         Command::Tools => agent::tools(out),
         Command::Status => agent::status(out),
+        Command::Doctor(args) => doctor::run(&args, out),
         Command::Context(args) => files::context(&args, out),
         Command::Outline(args) => files::outline(&args, out),
         Command::Symbols(args) => symbols::symbols(&args, out),

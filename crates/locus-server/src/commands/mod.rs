@@ -7,6 +7,7 @@
 //! here (warnings that do not stop a command go to stderr).
 
 pub mod agent;
+pub mod doctor;
 pub mod files;
 pub mod lsp;
 pub mod symbols;
