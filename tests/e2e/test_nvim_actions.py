@@ -1,0 +1,142 @@
+"""Editor actions in Neovim 0.11 (editors/nvim) with a real pyright, called by an agent.
+
+A headless Neovim opens two Python files served by pyright (npm) and `locus lsp` (with its MCP
+endpoint); tests/e2e/nvim_actions_session.lua calls the tools with `locus call`, which forwards
+to that `locus lsp`, which asks Neovim (`locus/editorAction`): `symbol_rename` renames a
+function across both files through pyright's rename, `diagnostic_collect` lists pyright's
+problems, `editor_open_file` moves Neovim's cursor, `setting_get` answers E_UNSUPPORTED, and
+`file_rename` has Neovim move a file.
+
+Needs `nvim` and pyright (scripts/install-test-peers.sh installs both) and the `locus` binary
+($LOCUS_BIN, else target/debug/locus). A missing peer fails the test: it never skips.
+"""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from test_nvim import ROOT, locus_bin, nvim_bin
+
+LIB = '''def greet(name):
+    return "hi " + name
+'''
+
+APP = '''from lib import greet
+
+print(greet("x"))
+undefined_name
+'''
+
+
+def pyright_bin() -> str:
+    peers = Path(os.environ.get("LOCUS_PEERS_DIR", ROOT / "target" / "peers"))
+    path = os.environ.get("PYRIGHT_LANGSERVER") or str(peers / "pyright" / "node_modules" / ".bin" / "pyright-langserver")
+    if not Path(path).exists():
+        pytest.fail(f"pyright not found at {path}: run scripts/install-test-peers.sh (it installs pyright from npm)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    nvim = nvim_bin()
+    locus = locus_bin()
+    pyright = pyright_bin()
+    work = tmp_path_factory.mktemp("nvim-actions").resolve()
+    (work / ".git").mkdir()
+    (work / "lib.py").write_text(LIB, encoding="utf-8")
+    (work / "app.py").write_text(APP, encoding="utf-8")
+    (work / "other.py").write_text("x = 1\n", encoding="utf-8")
+    runtime = work / "run"
+    runtime.mkdir()
+    runtime.chmod(0o700)
+    out = work / "result.json"
+    env = dict(
+        os.environ,
+        LOCUS_BIN=locus,
+        LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
+        LOCUS_WORK=str(work),
+        LOCUS_E2E_OUT=str(out),
+        PYRIGHT_LANGSERVER=pyright,
+        XDG_RUNTIME_DIR=str(runtime),
+        XDG_STATE_HOME=str(work / "state"),
+        XDG_DATA_HOME=str(work / "data"),
+        XDG_CONFIG_HOME=str(work / "config"),
+    )
+    proc = subprocess.run(
+        [nvim, "--headless", "--clean", "-u", "NONE", "-l", str(ROOT / "tests" / "e2e" / "nvim_actions_session.lua")],
+        cwd=work, env=env, capture_output=True, text=True, timeout=300,
+    )
+    result = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    log = work / "state" / "nvim" / "lsp.log"
+    assert proc.returncode == 0 and "error" not in result, (
+        f"nvim exited {proc.returncode}\nerror: {result.get('error')}\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n"
+        f"lsp.log:\n{log.read_text(errors='replace')[-6000:] if log.exists() else '(none)'}"
+    )
+    return result, work
+
+
+def test_neovim_declares_its_actions(session):
+    r, _ = session
+    assert r["declared"] == ["symbol.rename", "file.rename", "editor.open", "diagnostics.get"]
+
+
+def test_symbol_rename_renames_across_files_through_pyright(session):
+    r, work = session
+    e = r["rename"]
+    assert e["ok"] is True, e
+    d = e["data"]
+    assert d["oldName"] == "greet" and d["newName"] == "welcome" and d["applied"] is True
+    assert {f["path"] for f in d["files"]} == {str(work / "lib.py"), str(work / "app.py")}
+    assert d["edits"] == 3, d  # the definition, the import and the call
+    assert r["lib_after"].startswith("def welcome(name):")
+    assert r["app_after"].startswith('from lib import welcome\n\nprint(welcome("x"))')
+    # Locus wrote nothing: the edits are in Neovim's buffers, unsaved, as after a rename of its own.
+    assert r["lib_on_disk"].startswith("def greet(name):")
+    assert r["app_modified"] is True
+    assert e["editorContext"]["file"]["path"] == str(work / "lib.py")
+
+
+def test_diagnostic_collect_returns_pyrights_problems(session):
+    r, work = session
+    e = r["diagnostics"]
+    assert e["ok"] is True, e
+    assert "editorContext" not in e
+    files = {f["path"]: f["diagnostics"] for f in e["data"]["files"]}
+    app = files[str(work / "app.py")]
+    undefined = [p for p in app if "undefined_name" in p["message"]]
+    assert undefined, app
+    p = undefined[0]
+    assert p["severity"] == "error" and p["source"] == "Pyright"
+    assert p["start"] == {"line": 4, "character": 1} and p["end"] == {"line": 4, "character": 15}
+    assert e["data"]["counts"]["error"] >= 1
+    only = r["diagnostics_app"]["data"]["files"]
+    assert [f["path"] for f in only] == [str(work / "app.py")]
+
+
+def test_editor_open_file_moves_neovims_cursor(session):
+    r, work = session
+    e = r["open"]
+    assert e["ok"] is True, e
+    assert r["open_buffer"] == str(work / "app.py")
+    assert r["open_cursor"] == [3, 0]
+    ctx = r["open_context"]
+    assert ctx["file"]["path"] == str(work / "app.py") and ctx["cursor"]["line"] == 3
+
+
+def test_setting_get_is_unsupported_in_neovim(session):
+    r, _ = session
+    e = r["setting"]
+    assert e["ok"] is False
+    assert e["error"]["code"] == "E_UNSUPPORTED"
+    assert "init.lua" in e["error"]["hint"]
+
+
+def test_file_rename_is_done_by_neovim(session):
+    r, work = session
+    e = r["file_rename"]
+    assert e["ok"] is True, e
+    assert e["data"]["to"] == str(work / "moved" / "other.py")
+    assert r["moved_exists"] is True and r["old_exists"] is False
