@@ -29,7 +29,20 @@ end
 --- coroutine (Neovim's RPC layer wraps server requests in one). Returns what `done` got, or
 --- `nil, 'timeout'` after `ms`.
 local function await(ms, start)
-  local co = coroutine.running()
+  local co, main = coroutine.running()
+  if not co or main then
+    -- Not in a coroutine (a Neovim that calls handlers otherwise): wait, processing events.
+    local got
+    start(function(...)
+      got = got or { n = select('#', ...), ... }
+    end)
+    if not vim.wait(ms, function()
+      return got ~= nil
+    end, 10) then
+      return nil, 'timeout'
+    end
+    return unpack(got, 1, got.n)
+  end
   local finished = false
   local function resume(...)
     if finished then
