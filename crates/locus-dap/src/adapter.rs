@@ -20,6 +20,12 @@ mod builtin {
     include!(concat!(env!("OUT_DIR"), "/adapters.rs"));
 }
 
+/// The built-in adapter files' texts, by name (for tests that adjust one).
+#[cfg(feature = "testing")]
+pub(crate) fn builtin_texts() -> &'static [(&'static str, &'static str)] {
+    builtin::BUILTIN
+}
+
 /// The adapters Locus knows.
 #[derive(Debug, Clone)]
 pub struct Registry {
@@ -195,10 +201,17 @@ impl AdapterDef {
                 "to a host:port address",
             ),
         };
-        let Some(template) = template else {
-            return Err(Error::Unsupported(format!("{} cannot attach {how}", self.name)));
+        let filled = match template {
+            Some(template) => fill(template, &vars),
+            // An address that is the adapter itself needs nothing more.
+            None if self.attach_by.dap_server && matches!(target, AttachTarget::Address { .. }) => {
+                Value::Object(Default::default())
+            }
+            None => {
+                return Err(Error::Unsupported(format!("{} cannot attach {how}", self.name)));
+            }
         };
-        let mut out = merge(&self.attach, &fill(template, &vars));
+        let mut out = merge(&self.attach, &filled);
         overlay(&mut out, overrides);
         Ok(out)
     }

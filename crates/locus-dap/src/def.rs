@@ -56,6 +56,10 @@ pub struct AttachBy {
     /// Added to attach to a debug server listening at an address (`{host}`, `{port}`).
     #[serde(default)]
     pub address: Option<toml::Table>,
+    /// The address is the adapter's own DAP server (debugpy's `--listen` runs one inside
+    /// the program): Locus connects to it instead of starting the adapter.
+    #[serde(default)]
+    pub dap_server: bool,
 }
 
 /// How a test is recognised and run under the adapter.

@@ -42,6 +42,8 @@ mod ids;
 mod output;
 mod protocol;
 mod session;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod transport;
 pub mod types;
 

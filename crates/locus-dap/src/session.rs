@@ -436,6 +436,28 @@ impl Session {
         Session::over(client, def, launcher, config).await
     }
 
+    /// A session with an adapter already listening at `host:port` (a program's own debug
+    /// server, `debugpy --listen`), sending `initialize`. Locus started no process: ending the
+    /// session only closes the connection.
+    pub async fn connect(
+        def: &AdapterDef,
+        host: &str,
+        port: u16,
+        config: SessionConfig,
+    ) -> Result<Session, Error> {
+        let client = Client::connect(&def.name, host, port, config.client.clone()).await?;
+        let launcher = Launcher {
+            adapter: def.name.clone(),
+            program: PathBuf::from(format!("{host}:{port}")),
+            args: Vec::new(),
+            transport: crate::def::TransportDef::Tcp(crate::def::TcpDef {
+                port: crate::def::PortSource::Argument,
+                listening: None,
+            }),
+        };
+        Session::over(client, def, launcher, config).await
+    }
+
     /// A session over a connection someone else opened (a fake adapter in tests, or a child
     /// connection), sending `initialize`.
     pub async fn over(

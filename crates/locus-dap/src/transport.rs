@@ -377,6 +377,41 @@ impl Client {
         Client::assemble(parts, read, write, None, None)
     }
 
+    /// A connection to an adapter that is already listening at `host:port` and that Locus
+    /// did not start (debugpy's `--listen` server inside a running program). Retried until
+    /// the configured connect deadline; its end is [`Error::StreamClosed`].
+    pub async fn connect(
+        adapter: &str,
+        host: &str,
+        port: u16,
+        config: ClientConfig,
+    ) -> Result<Client, Error> {
+        let failed = |message: String| Error::Spawn {
+            adapter: adapter.to_string(),
+            message,
+            stderr: String::new(),
+        };
+        let address = tokio::net::lookup_host((host, port))
+            .await
+            .map_err(|e| failed(format!("cannot resolve {host}: {e}")))?
+            .next()
+            .ok_or_else(|| failed(format!("{host} has no address")))?;
+        let stream = connect(address, config.connect_timeout)
+            .await
+            .map_err(|e| failed(format!("cannot connect to {host}:{port}: {e}")))?;
+        let (read, write) = stream.into_split();
+        let (_, exit) = watch::channel(None);
+        let parts = Parts {
+            adapter: adapter.to_string(),
+            stderr: Arc::new(Mutex::new(Tail::new(config.stderr_tail))),
+            stderr_done: watch::channel(true).1,
+            group: None,
+            exit,
+            config,
+        };
+        Ok(Client::assemble(parts, read, write, None, Some(address)))
+    }
+
     /// A second connection to the same TCP adapter, as `startDebugging` needs for js-debug's
     /// child sessions. The adapter process stays owned by this client.
     pub async fn connect_again(&self) -> Result<Client, Error> {

@@ -3,47 +3,23 @@
 //! `tests/programs/loop.py`, stale references, and a killed adapter. A missing debugpy fails
 //! these tests with the install command; they never skip.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use locus_dap::{
-    Error, Phase, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo,
+    Error, Phase, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing,
 };
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-/// The test venv's Python, with debugpy; panics with the install command when it is missing.
-fn python() -> PathBuf {
-    let peers = std::env::var_os("LOCUS_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/peers"));
-    let python = peers.join("venv/bin/python");
-    let ok = std::process::Command::new(&python)
-        .args(["-c", "import debugpy.adapter"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "debugpy is not installed in {}: run scripts/install-test-peers.sh (it pins debugpy), \
-         or `{} -m pip install debugpy==1.8.22`",
-        peers.join("venv").display(),
-        python.display()
-    );
-    python
-}
-
 fn program() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/loop.py").canonicalize().unwrap()
+    testing::program("loop.py")
 }
 
 async fn start() -> Session {
     let mut config = SessionConfig::standard();
-    config.lookup.python = Some(python());
+    config.lookup.python = Some(testing::python());
     let registry = Registry::builtin();
     Session::start(registry.get("debugpy").unwrap(), config).await.unwrap()
 }
@@ -285,10 +261,7 @@ fn live_processes() -> Vec<(i64, i64)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_program_pauses_and_disconnect_ends_it() {
     let session = start().await;
-    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs/busy.py")
-        .canonicalize()
-        .unwrap();
+    let program = testing::program("busy.py").canonicalize().unwrap();
     session.launch(&json!({"program": program})).await.unwrap();
     assert_eq!(session.snapshot().phase, Phase::Running);
     assert_eq!(session.resume(Resume::Next, None).await.unwrap_err().code(), "E_NOT_STOPPED");

@@ -3,17 +3,20 @@
 //! is printed, `seq: 0` everywhere, no `exited` event, and the program's output on dlv's own
 //! stdout. A missing dlv fails the test with the install command; it never skips.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use locus_dap::{Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo};
+use locus_dap::{
+    Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing,
+};
 use serde_json::json;
 
 /// Building the program is part of the launch: generous.
 const WAIT: Duration = Duration::from_secs(60);
 
 fn module() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/go").canonicalize().unwrap()
+    testing::require("dlv");
+    testing::program("go")
 }
 
 fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {

@@ -515,7 +515,7 @@ async fn a_killed_adapter_is_reported_within_a_second() {
 }
 
 fn tcp_adapter(args: &[&str], port: PortSource) -> Launcher {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/tcp_adapter.py");
+    let script = locus_dap::testing::program("tcp_adapter.py");
     let mut all = vec!["-u".to_string(), script.display().to_string()];
     all.extend(args.iter().map(|a| a.to_string()));
     Launcher {

@@ -4,31 +4,12 @@
 //! port as an argument and runs the program in a child session it asks for with
 //! `startDebugging`. A missing js-debug fails the test with the install command.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use locus_dap::{Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo};
+use locus_dap::{Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing};
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-/// The js-debug server script; panics with the install command when it is missing.
-fn server() -> PathBuf {
-    let peers = std::env::var_os("LOCUS_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/peers"));
-    let server = peers.join("js-debug/package/dist/vendor/js-debug/vsDebugServer.cjs");
-    assert!(
-        server.is_file(),
-        "js-debug is not installed at {}: run scripts/install-debug-adapters.sh",
-        server.display()
-    );
-    server
-}
 
 fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
     &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
@@ -49,13 +30,8 @@ async fn locals(session: &Session) -> Vec<VariableInfo> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_debugging_workflow_on_js_debug() {
     // The built-in file finds the server through LOCUS_JS_DEBUG_SERVER; the test names it.
-    let file = std::fs::read_to_string(workspace().join("adapters/js-debug.toml")).unwrap();
-    let file = file.replace("${env:LOCUS_JS_DEBUG_SERVER}", &server().display().to_string());
-    let registry = Registry::from_texts([("js-debug.toml", file.as_str())]).unwrap();
-    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs/loop.js")
-        .canonicalize()
-        .unwrap();
+    let registry = testing::registry();
+    let program = testing::program("loop.js");
     let session =
         Session::start(registry.get("js-debug").unwrap(), SessionConfig::standard()).await.unwrap();
     session.set_breakpoints(&program, &[SourceBreakpoint::at(4)]).await.unwrap();

@@ -2,29 +2,20 @@
 //! `scripts/install-debug-adapters.sh`) on `tests/programs/loop.c`, built here by gcc with
 //! `-g -O0`. A missing lldb-dap or gcc fails the test with the install command; it never skips.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use locus_dap::{Error, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo};
+use locus_dap::{
+    Error, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing,
+};
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-/// Builds the program into a fresh folder under the target directory.
+/// The program's source and its binary, built by gcc.
 fn build() -> (PathBuf, PathBuf) {
-    let source =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/loop.c").canonicalize().unwrap();
-    let dir = std::env::temp_dir().join(format!("locus-dap-lldb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let binary = dir.join("loop");
-    let built = std::process::Command::new("gcc")
-        .args(["-g", "-O0", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .status()
-        .unwrap_or_else(|e| panic!("gcc: {e}; run scripts/install-debug-adapters.sh"));
-    assert!(built.success(), "gcc failed to build {}", source.display());
-    (source, binary)
+    testing::require("lldb-dap-19");
+    (testing::program("loop.c"), testing::build_c("loop.c"))
 }
 
 fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {

@@ -2,102 +2,22 @@
 //! `scripts/install-test-peers.sh` into `$LOCUS_PEERS_DIR/venv`, default `target/peers/venv`).
 //! A missing debugpy fails these tests with the install command; they never skip.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod debug_support;
 
-use locus_tools::tools::debug::{self, Lookup};
-use locus_tools::{CallOptions, Catalogue, Detached, Host};
-use serde_json::{Value, json};
+use std::path::PathBuf;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-/// The test venv's Python, with debugpy; panics with the install command when it is missing.
-fn python() -> PathBuf {
-    let peers = std::env::var_os("LOCUS_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/peers"));
-    let python = peers.join("venv/bin/python");
-    let ok = std::process::Command::new(&python)
-        .args(["-c", "import debugpy.adapter"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "debugpy is not installed in {}: run scripts/install-test-peers.sh",
-        peers.join("venv").display()
-    );
-    python
-}
+use debug_support::{Editor, Harness, alive, var};
+use locus_dap::{Lookup, testing};
+use locus_tools::Detached;
+use serde_json::json;
 
 fn program() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/debug_programs/cart.py")
-        .canonicalize()
-        .unwrap()
-        .display()
-        .to_string()
-}
-
-struct Harness {
-    rt: tokio::runtime::Runtime,
-    catalogue: Arc<Catalogue>,
-    host: Arc<dyn Host>,
-}
-
-impl Harness {
-    fn new(lookup: Lookup, host: Detached) -> Harness {
-        let mut c = Catalogue::new();
-        debug::register(&mut c, lookup);
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        Harness { rt, catalogue: Arc::new(c), host: Arc::new(host) }
-    }
-
-    fn debugpy() -> Harness {
-        Harness::new(Lookup { python: Some(python()), path: None }, Detached::new())
-    }
-
-    fn call(&self, name: &str, args: Value) -> Value {
-        let outcome =
-            self.rt.block_on(self.catalogue.call(&self.host, name, args, CallOptions::default()));
-        eprintln!("{name}: {}", outcome.summary);
-        outcome.envelope.to_json()
-    }
-
-    fn ok(&self, name: &str, args: Value) -> Value {
-        let v = self.call(name, args);
-        assert_eq!(v["ok"], true, "{name}: {v:#}");
-        v
-    }
-}
-
-impl Drop for Harness {
-    fn drop(&mut self) {
-        // End whatever session a failed test left, so no debuggee outlives it.
-        for _ in 0..4 {
-            if self.call("debug_stop", json!({}))["ok"] != true {
-                break;
-            }
-        }
-    }
-}
-
-fn var<'a>(list: &'a Value, name: &str) -> &'a Value {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["name"] == name)
-        .unwrap_or_else(|| panic!("no {name} in {list}"))
+    testing::program("cart.py").display().to_string()
 }
 
 #[test]
 fn the_debugging_workflow_through_the_catalogue() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
 
     // A breakpoint before any session: kept by Locus, unverified, no debugContext.
@@ -231,7 +151,7 @@ fn the_debugging_workflow_through_the_catalogue() {
 
 #[test]
 fn stop_on_entry_pause_and_a_second_session() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     let v = h.ok("debug_start", json!({"program": program, "stopOnEntry": true}));
     assert_eq!(v["data"]["sessionId"], "s1");
@@ -260,7 +180,7 @@ fn stop_on_entry_pause_and_a_second_session() {
 
 #[test]
 fn errors_without_a_session_and_bad_breakpoints() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     for tool in ["debug_status", "debug_wait_for_stop", "variable_list", "debug_continue"] {
         let v = h.call(tool, json!({}));
@@ -297,7 +217,7 @@ fn errors_without_a_session_and_bad_breakpoints() {
 #[test]
 fn a_missing_adapter_names_its_install_command() {
     let lookup = Lookup { python: None, path: Some("/nonexistent".into()) };
-    let h = Harness::new(lookup, Detached::new());
+    let h = Harness::with(lookup, testing::registry(), Detached::new());
     let v = h.call("debug_start", json!({"program": program()}));
     assert_eq!(v["error"]["code"], "E_ADAPTER_NOT_FOUND", "{v:#}");
     assert_eq!(v["error"]["hint"], "Install it: python3 -m pip install debugpy");
@@ -307,7 +227,7 @@ fn a_missing_adapter_names_its_install_command() {
 
 #[test]
 fn a_one_shot_process_refuses_to_start_a_session() {
-    let h = Harness::new(Lookup { python: Some(python()), path: None }, Detached::one_shot());
+    let h = Harness::with(testing::lookup(), testing::registry(), Detached::one_shot());
     let v = h.call("debug_start", json!({"program": program()}));
     assert_eq!(v["error"]["code"], "E_UNSUPPORTED", "{v:#}");
     assert!(v["error"]["hint"].as_str().unwrap().contains("locus mcp"));
@@ -315,7 +235,7 @@ fn a_one_shot_process_refuses_to_start_a_session() {
 
 #[test]
 fn hit_counts_conditions_and_logpoints_on_a_loop() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     // A logpoint on the print line, and a breakpoint that stops at every iteration.
     h.ok("breakpoint_set", json!({"path": program, "line": 12, "logMessage": "logged i={i}"}));
@@ -351,7 +271,7 @@ fn hit_counts_conditions_and_logpoints_on_a_loop() {
 
 #[test]
 fn a_killed_adapter_ends_the_session_and_the_next_one_works() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     h.ok("breakpoint_set", json!({"path": program, "line": 11}));
     let v = h.ok("debug_start", json!({"program": program}));
@@ -375,8 +295,8 @@ fn a_killed_adapter_ends_the_session_and_the_next_one_works() {
 
 #[test]
 fn a_busy_program_times_out_waiting_then_pauses() {
-    let h = Harness::debugpy();
-    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/debug_programs/busy.py");
+    let h = Harness::new();
+    let program = testing::program("busy.py");
     h.ok("debug_start", json!({"program": program}));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let mut out = String::new();
@@ -399,48 +319,22 @@ fn a_busy_program_times_out_waiting_then_pauses() {
     assert_eq!(v["data"]["result"], "True");
 }
 
-/// An editor whose cursor is on a line of the program.
-struct Editor(Value);
-
-impl Host for Editor {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
-        Ok(Some(self.0.clone()))
-    }
-    fn status(&self) -> locus_tools::BridgeStatus {
-        Detached::new().status()
-    }
-    fn document(&self, _: &Path) -> Option<(locus_doc::Document, String)> {
-        None
-    }
-    fn warn(&self, _: &str) {}
-}
-
 #[test]
 fn a_breakpoint_with_no_place_goes_on_the_editors_cursor() {
     let program = program();
-    let mut c = Catalogue::new();
-    debug::register(&mut c, Lookup::default());
-    let catalogue = Arc::new(c);
-    let ctx = json!({"file": {"path": program}, "cursor": {"line": 11, "character": 13}});
-    let host: Arc<dyn Host> = Arc::new(Editor(ctx));
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let v = rt
-        .block_on(catalogue.call(&host, "breakpoint_set", json!({}), CallOptions::default()))
-        .envelope
-        .to_json();
+    let folder = PathBuf::from(&program).parent().unwrap().to_path_buf();
+    let h = Harness::on(Editor { file: program.clone().into(), line: 11, folder });
+    let v = h.ok("breakpoint_set", json!({}));
     assert_eq!(v["data"]["breakpoint"]["path"], program, "{v:#}");
     assert_eq!(v["data"]["breakpoint"]["line"], 11);
-    let none: Arc<dyn Host> = Arc::new(Detached::new());
-    let v = rt
-        .block_on(catalogue.call(&none, "breakpoint_set", json!({}), CallOptions::default()))
-        .envelope
-        .to_json();
+    let h = Harness::new();
+    let v = h.call("breakpoint_set", json!({}));
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v:#}");
 }
 
 #[test]
 fn restart_runs_the_program_again_under_the_same_id() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     h.ok("breakpoint_set", json!({"path": program, "line": 11}));
     h.ok("debug_start", json!({"program": program, "args": ["--flag"]}));
@@ -463,7 +357,7 @@ fn restart_runs_the_program_again_under_the_same_id() {
 
 #[test]
 fn run_to_a_line_leaves_no_breakpoint_behind() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     h.ok("debug_start", json!({"program": program, "stopOnEntry": true}));
     h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
@@ -487,12 +381,6 @@ fn run_to_a_line_leaves_no_breakpoint_behind() {
     assert_eq!(v["error"]["code"], "E_NO_EDITOR", "{v:#}");
 }
 
-/// Whether a process runs (a zombie, waiting for a parent that is not us, has ended).
-fn alive(pid: i64) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
-}
-
 fn rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -504,7 +392,7 @@ fn rss_kib() -> u64 {
 
 #[test]
 fn sequential_sessions_leave_no_process_behind() {
-    let h = Harness::debugpy();
+    let h = Harness::new();
     let program = program();
     let mut pids = Vec::new();
     let mut rss = Vec::new();

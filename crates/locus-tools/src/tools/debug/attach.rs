@@ -112,9 +112,16 @@ async fn attach(d: &Debugger, p: AttachParams, cx: &Cx) -> Result<Value, ToolErr
     }
     let arguments = def.attach_arguments_to(&target, &json!({})).map_err(dap_error)?;
     let cwd = cx.host.status().workspace_folders.into_iter().next();
+    let server = match &target {
+        AttachTarget::Address { host, port } if def.attach_by.dap_server => {
+            Some((host.clone(), *port))
+        }
+        _ => None,
+    };
     let launched = Launched {
         def,
         attach: true,
+        server,
         arguments,
         cwd,
         command_line,

@@ -270,6 +270,7 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
     let launched = Launched {
         def,
         attach: false,
+        server: None,
         arguments: launch,
         cwd,
         command_line: command_line.join(" "),
@@ -325,6 +326,7 @@ async fn start_configuration(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Va
         program: target.map(String::from),
         def: config.def,
         attach: config.attach,
+        server: None,
         arguments,
         cwd,
         command_line: if command_line.is_empty() {
@@ -357,6 +359,9 @@ pub(crate) struct Launched {
     pub(crate) def: AdapterDef,
     /// An `attach` request rather than a `launch`.
     pub(crate) attach: bool,
+    /// The adapter's own DAP server to connect to (`debugpy --listen`), instead of starting
+    /// the adapter.
+    pub(crate) server: Option<(String, u16)>,
     /// The request's arguments (the adapter's defaults are merged under them).
     pub(crate) arguments: Value,
     /// Where the adapter runs.
@@ -376,7 +381,11 @@ pub(crate) async fn open(
     config.lookup = d.lookup.clone();
     // The adapter runs where the program does (Delve builds the package of its folder).
     config.client.cwd = launched.cwd.clone();
-    let session = Session::start(&launched.def, config).await.map_err(dap_error)?;
+    let session = match &launched.server {
+        Some((host, port)) => Session::connect(&launched.def, host, *port, config).await,
+        None => Session::start(&launched.def, config).await,
+    }
+    .map_err(dap_error)?;
     let breakpoints = d.breakpoints();
     let configured = async {
         for (path, list) in by_file(&breakpoints) {

@@ -181,6 +181,7 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
     let launched = Launched {
         def,
         attach: false,
+        server: None,
         arguments,
         // The adapter runs in the test's folder (Delve builds the package there).
         cwd: Some(dir),
