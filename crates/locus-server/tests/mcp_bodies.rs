@@ -22,6 +22,8 @@ struct Answer {
     status: u16,
     session: Option<String>,
     message: Option<Value>,
+    /// The whole body, for failure messages.
+    #[allow(dead_code, reason = "read through Debug in failure messages")]
     body: String,
 }
 

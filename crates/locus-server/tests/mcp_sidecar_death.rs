@@ -81,3 +81,36 @@ fn a_silent_sidecar_holds_a_call_no_longer_than_its_timeout() {
     s.stop();
     assert!(mcp.close().success());
 }
+
+/// `locus call` forwarding to a sidecar that dies mid-call answers within a second or so of
+/// the death (its own liveness watch), with the error naming the sidecar, and exits 1.
+#[test]
+fn locus_call_answers_when_its_sidecar_dies_mid_call() {
+    let dirs = Dirs::new("call-death-kill");
+    let (mut s, _) = start_sidecar(&dirs, &dirs.workspace, "doomed-editor");
+    let pid = s.pid();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_locus"));
+    cmd.args(["call", "test_sleep", "--param", "ms=20000"])
+        .current_dir(&dirs.workspace)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in dirs.env() {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().unwrap();
+    // The call is under way on the sidecar (a head start, not a measured bound).
+    std::thread::sleep(Duration::from_millis(800));
+    // SAFETY: kill only sends a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
+    let killed = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = killed.elapsed();
+    println!("locus call answered {took:?} after the sidecar's death");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(took < Duration::from_secs(3), "answered {took:?} after the death: {stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(envelope["error"]["code"], "E_INTERNAL", "{envelope}");
+    assert_eq!(envelope["error"]["details"]["sidecarPid"], pid, "{envelope}");
+    s.wait();
+}

@@ -12,8 +12,8 @@ use serde_json::{Map, Value, json};
 
 use crate::commands::{CliError, io_err};
 use crate::mcp::discovery;
-use crate::mcp::proxy::{self, Proxy};
-use crate::mcp::server::{LocusServer, TIMEOUT_META};
+use crate::mcp::proxy::{self, Proxy, Watched};
+use crate::mcp::server::{LocusServer, TIMEOUT_META, effective_timeout};
 
 /// Where `locus mcp` and `locus call` send their calls.
 #[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
@@ -195,10 +195,24 @@ async fn call_anywhere(
                     request.meta =
                         Some(rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta)));
                 }
-                let result = up.client.peer().call_tool(request).await;
-                let _ = up.client.cancel().await;
-                match result {
-                    Ok(r) => {
+                // One deadline, and the sidecar's pid watched while the call waits: a sidecar
+                // that dies mid-call is answered within a liveness poll, as `locus mcp` does.
+                let started = std::time::Instant::now();
+                let limit =
+                    effective_timeout(&catalogue, tool, None, timeout).unwrap_or_else(|| {
+                        catalogue
+                            .get(tool)
+                            .map_or(locus_tools::DEFAULT_TIMEOUT, |e| e.spec().timeout)
+                    });
+                let deadline =
+                    tokio::time::Instant::from_std(started) + limit + proxy::TIMEOUT_GRACE;
+                let pid = record.pid;
+                let call =
+                    async { up.client.peer().call_tool(request).await.map_err(|e| e.to_string()) };
+                let watched = proxy::watch(pid, deadline, call).await;
+                let _ = tokio::time::timeout(Duration::from_secs(1), up.client.cancel()).await;
+                match watched {
+                    Watched::Answer(r) => {
                         if let Some(envelope) = r.structured_content {
                             return envelope;
                         }
@@ -206,10 +220,21 @@ async fn call_anywhere(
                             "locus: the sidecar answered without an envelope; calling in-process"
                         );
                     }
-                    Err(e) => eprintln!(
-                        "locus: the call to the sidecar of pid {} failed: {e}; calling in-process",
-                        record.pid
-                    ),
+                    Watched::Died => {
+                        eprintln!("locus: the sidecar of pid {pid} exited during `{tool}`");
+                        return proxy::sidecar_died_envelope(tool, pid, started).to_json();
+                    }
+                    Watched::TimedOut => {
+                        return proxy::timed_out_envelope(tool, limit, pid, started).to_json();
+                    }
+                    Watched::Failed(e) => {
+                        eprintln!("locus: the call to the sidecar of pid {pid} failed: {e}");
+                        // A call that may have run on the sidecar is not run again here.
+                        if proxy::died_soon(pid).await {
+                            return proxy::sidecar_died_envelope(tool, pid, started).to_json();
+                        }
+                        eprintln!("locus: calling in-process");
+                    }
                 }
             }
             Err(e) => eprintln!("locus: {e}; calling in-process"),

@@ -320,7 +320,7 @@ impl ServerHandler for Proxy {
 }
 
 /// Whether process `pid` is gone, or goes within a few liveness polls.
-async fn died_soon(pid: u32) -> bool {
+pub async fn died_soon(pid: u32) -> bool {
     for _ in 0..5 {
         if !discovery::alive(pid) {
             return true;
@@ -332,13 +332,26 @@ async fn died_soon(pid: u32) -> bool {
 
 /// The answer to a call whose sidecar exited before answering it.
 fn sidecar_died(tool: &str, pid: u32, started: Instant) -> CallToolResponse {
-    let error = ToolError::new(
+    mcp_result(failure(tool, died_error(tool, pid), started)).into()
+}
+
+/// The envelope of a call whose sidecar exited before answering it (`locus call`).
+pub fn sidecar_died_envelope(tool: &str, pid: u32, started: Instant) -> Envelope {
+    failure(tool, died_error(tool, pid), started).envelope
+}
+
+/// The envelope of a call the sidecar did not answer within `timeout` (`locus call`).
+pub fn timed_out_envelope(tool: &str, timeout: Duration, pid: u32, started: Instant) -> Envelope {
+    failure(tool, timeout_error(tool, timeout, Some(pid)), started).envelope
+}
+
+fn died_error(tool: &str, pid: u32) -> ToolError {
+    ToolError::new(
         ErrorCode::Internal,
         format!("the editor's Locus (`locus lsp`, pid {pid}) exited during `{tool}`; the call may or may not have taken effect"),
     )
-    .with_hint("Call again: locus mcp now forwards to the editor's new Locus, or serves in-process (no live editor state) until one runs")
-    .with_details(json!({"sidecarPid": pid, "reason": "exited"}));
-    failure(tool, error, started)
+    .with_hint("Call again: the next call goes to the editor's new Locus, or runs in-process (no live editor state) until one runs")
+    .with_details(json!({"sidecarPid": pid, "reason": "exited"}))
 }
 
 /// The answer to a call the sidecar did not answer within its timeout.
@@ -348,19 +361,22 @@ fn timed_out(
     pid: Option<u32>,
     started: Instant,
 ) -> CallToolResponse {
+    mcp_result(failure(tool, timeout_error(tool, timeout, pid), started)).into()
+}
+
+fn timeout_error(tool: &str, timeout: Duration, pid: Option<u32>) -> ToolError {
     let who = match pid {
         Some(pid) => format!(" (the editor's Locus, pid {pid}, did not answer)"),
         None => " (the editor's Locus could not be reached)".to_string(),
     };
-    let error = ToolError::new(
+    ToolError::new(
         ErrorCode::Timeout,
         format!("`{tool}` did not finish within {} ms{who}", timeout.as_millis()),
     )
-    .with_details(json!({"timeoutMs": timeout.as_millis() as u64}));
-    failure(tool, error, started)
+    .with_details(json!({"timeoutMs": timeout.as_millis() as u64}))
 }
 
-fn failure(tool: &str, error: ToolError, started: Instant) -> CallToolResponse {
+fn failure(tool: &str, error: ToolError, started: Instant) -> Outcome {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let since_epoch =
         SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default() - started.elapsed();
@@ -373,7 +389,7 @@ fn failure(tool: &str, error: ToolError, started: Instant) -> CallToolResponse {
     let envelope = Envelope::failure(error, meta);
     let err = envelope.error.as_ref().expect("a failure has an error");
     let summary = format!("{}: {} (hint: {})", err.code, err.message, err.hint);
-    mcp_result(Outcome { envelope, summary }).into()
+    Outcome { envelope, summary }
 }
 
 /// Runs `locus mcp` until stdin closes.
