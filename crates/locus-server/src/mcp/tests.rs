@@ -36,6 +36,7 @@ fn editor(state: &Shared) -> Arc<dyn Host> {
         endpoint: "http://127.0.0.1:0/mcp".into(),
         editor: std::sync::Mutex::new(Some("test editor".into())),
         last_active_ms: 0.into(),
+        link: std::sync::Mutex::new(None),
     });
     Arc::new(EditorHost::new(state.clone(), info))
 }
