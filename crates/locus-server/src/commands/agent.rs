@@ -21,7 +21,7 @@ pub struct Target {
     /// Use the sidecar whose workspace holds DIR instead of the current directory
     #[arg(long, value_name = "DIR", value_parser = workspace_dir)]
     pub workspace: Option<PathBuf>,
-    /// Timeout for every tool call, in milliseconds (instead of each tool's own)
+    /// Timeout in milliseconds of tools on the default 30 s (tools with their own keep it)
     #[arg(long, value_name = "MS", value_parser = timeout_ms)]
     pub timeout: Option<Duration>,
 }
