@@ -19,8 +19,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("locus-dap", &[]),
     ("locus-scopes", &["locus-doc"]),
     ("locus-context", &["locus-doc", "locus-scopes"]),
-    ("locus-tools", &["locus-doc", "locus-scopes", "locus-context", "locus-memory", "locus-dap"]),
-    ("locus-server", &["locus-doc", "locus-scopes", "locus-context", "locus-tools"]),
+    // The workspace symbol index: outlines of every file, no protocol types.
+    ("locus-index", &["locus-doc", "locus-scopes"]),
+    (
+        "locus-tools",
+        &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-memory", "locus-dap"],
+    ),
+    ("locus-server", &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-tools"]),
 ];
 
 /// Protocol and serialization-at-the-edge crates, allowed only in the binary.
@@ -28,7 +33,8 @@ const EDGE_ONLY: &[&str] = &["tower-lsp-server", "rmcp", "axum", "reqwest", "cla
 
 /// Crates at the protocol edge that the core crates (below the tools) never depend on.
 const EDGE_CRATES: &[&str] = &["locus-dap"];
-const CORE: &[&str] = &["locus-doc", "locus-scopes", "locus-context", "locus-memory"];
+const CORE: &[&str] =
+    &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-memory"];
 
 fn manifest(krate: &str) -> toml::Table {
     let path = workspace().join("crates").join(krate).join("Cargo.toml");
