@@ -1,0 +1,187 @@
+"""Debugging through a real MCP client (the Python `mcp` SDK over `locus mcp` on stdio) against
+the real Delve, lldb-dap and js-debug — breakpoint_set, debug_start, debug_wait_for_stop,
+variable_list, expression_evaluate, debug_step_over (changedVariables), debug_continue to the
+end — and `debug_test` on the pytest and Go test the editor's cursor is in, with a `locus lsp`
+sidecar holding the editor's state and the session.
+
+The adapters come from scripts/install-debug-adapters.sh (Delve, Go, lldb-dap, gcc, js-debug
+under target/peers) and scripts/install-test-peers.sh (the `mcp` SDK, debugpy and pytest in
+the venv running pytest). A missing one fails the test: it never skips.
+"""
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcp_common import ROOT, Sidecar, env, locus_bin  # noqa: F401 (fixtures)
+
+try:
+    from mcp import Client, StdioServerParameters
+except ImportError as e:  # a missing peer fails loudly
+    Client = None
+    IMPORT_ERROR = e
+
+PROGRAMS = ROOT / "crates" / "locus-dap" / "tests" / "programs"
+PEERS = Path(os.environ.get("LOCUS_PEERS_DIR", ROOT / "target" / "peers"))
+JS_DEBUG = PEERS / "js-debug" / "package" / "dist" / "vendor" / "js-debug" / "vsDebugServer.cjs"
+WAIT_MS = 60000
+INSTALL = "run scripts/install-debug-adapters.sh"
+
+
+def need(program: str):
+    if shutil.which(program) is None:
+        pytest.fail(f"{program} is not installed: {INSTALL}")
+
+
+def need_mcp():
+    if Client is None:
+        pytest.fail(f"the Python `mcp` SDK is missing ({IMPORT_ERROR}): run scripts/install-test-peers.sh")
+
+
+def go_module(env_) -> Path:
+    need("dlv")
+    need("go")
+    module = env_.workspace / "go"
+    shutil.copytree(PROGRAMS / "go", module, ignore=shutil.ignore_patterns("__debug_bin*"))
+    return module
+
+
+def c_program(env_) -> tuple[Path, Path]:
+    need("lldb-dap-19")
+    need("gcc")
+    source = env_.workspace / "loop.c"
+    shutil.copy(PROGRAMS / "loop.c", source)
+    binary = env_.workspace / "loop"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True)
+    return source, binary
+
+
+def js_program(env_) -> Path:
+    need("node")
+    if not JS_DEBUG.is_file():
+        pytest.fail(f"js-debug is not installed at {JS_DEBUG}: {INSTALL}")
+    env_.vars["LOCUS_JS_DEBUG_SERVER"] = str(JS_DEBUG)
+    program = env_.workspace / "loop.js"
+    shutil.copy(PROGRAMS / "loop.js", program)
+    return program
+
+
+# What each adapter is given and answers: the breakpoint's file and line, debug_start's
+# arguments, the expression to evaluate with its value, and the exit status (Delve and
+# js-debug tell none).
+def case(adapter: str, env_):
+    if adapter == "delve":
+        module = go_module(env_)
+        return dict(source=module / "main.go", line=11, start={"program": str(module / "main.go"), "cwd": str(module)},
+                    expression="acc + item * 10", exit_status=None, hierarchy="Function:total", scope="Locals")
+    if adapter == "lldb-dap":
+        source, binary = c_program(env_)
+        return dict(source=source, line=6, start={"program": str(binary), "adapter": "lldb-dap"},
+                    expression="acc + items[i] * 10", exit_status=5, hierarchy="Function:total", scope="Locals")
+    program = js_program(env_)
+    return dict(source=program, line=4, start={"program": str(program)},
+                expression="acc + items[i] * 10", exit_status=None, hierarchy="Function:total",
+                scope="Local: total")
+
+
+async def session(env_, body):
+    """Runs `body(call)` against `locus mcp` started in the workspace."""
+    params = StdioServerParameters(command=locus_bin(), args=["mcp"], env=env_.vars, cwd=str(env_.workspace))
+    async with Client(params) as client:
+        async def call(name, args=None, ok=True):
+            r = await client.call_tool(name, args or {})
+            e = r.structured_content
+            assert e is not None, f"{name}: no structuredContent: {r}"
+            assert e["ok"] is ok, f"{name}: {e}"
+            assert r.is_error is (not ok)
+            return e
+        return await body(call)
+
+
+@pytest.mark.parametrize("adapter", ["delve", "lldb-dap", "js-debug"])
+def test_debugging_workflow_over_locus_mcp(env, adapter):
+    need_mcp()
+    c = case(adapter, env)
+
+    async def body(call):
+        e = await call("breakpoint_set", {"path": str(c["source"]), "line": c["line"]})
+        bp = e["data"]["breakpoint"]["id"]
+        e = await call("debug_start", c["start"])
+        assert e["data"]["adapter"] == adapter
+
+        e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+        assert e["data"]["position"]["line"] == c["line"], e
+        ctx = e["debugContext"]
+        assert ctx["debuggerState"]["currentBreakpoint"]["id"] == bp, ctx
+        assert ctx["debuggerState"]["currentBreakpoint"]["hitCount"] == 1, ctx
+        assert ctx["currentPosition"]["scopeHierarchy"] == c["hierarchy"], ctx
+        locals_ = {v["name"]: v["value"] for v in ctx["localContext"]["locals"]}
+        assert locals_["acc"] == "0", ctx
+
+        e = await call("variable_list", {"scope": c["scope"]})
+        assert any(v["name"] == "acc" for v in e["data"]["variables"]), e
+
+        e = await call("expression_evaluate", {"expression": c["expression"]})
+        assert e["data"]["result"] == "30", e
+
+        e = await call("debug_step_over")
+        assert e["data"]["from"]["line"] == c["line"] and e["data"]["to"]["line"] == c["line"] + 1, e
+        assert e["data"]["changedVariables"] == [{"name": "acc", "before": "0", "after": "3"}], e
+
+        await call("breakpoint_clear")
+        e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
+        assert e["data"]["state"] == "exited", e
+        assert e["data"]["exitStatus"] == c["exit_status"], e
+        assert e["debugContext"]["debuggerState"]["exited"] is True
+        await call("debug_stop")
+
+    asyncio.run(session(env, body))
+
+
+def test_debug_test_picks_the_test_at_the_editors_cursor(env):
+    need_mcp()
+    import importlib.util
+    if importlib.util.find_spec("debugpy") is None or importlib.util.find_spec("pytest") is None:
+        pytest.fail(f"debugpy or pytest is missing from {sys.executable}: run scripts/install-test-peers.sh")
+    env.vars["LOCUS_DAP_PYTHON"] = sys.executable
+    env.vars["PYTHONDONTWRITEBYTECODE"] = "1"
+    tests = env.workspace / "test_cart.py"
+    shutil.copy(PROGRAMS / "test_cart.py", tests)
+    module = go_module(env)
+    go_tests = module / "main_test.go"
+    sidecar = Sidecar(env)
+    try:
+        async def body(call):
+            # pytest: the cursor inside test_total (line 9, 0-based 8), a breakpoint in total.
+            sidecar.open(tests, tests.read_text())
+            sidecar.cursor(tests, 8, 4)
+            await call("breakpoint_set", {"path": str(tests), "line": 4})
+            e = await call("debug_test", {"timeoutMs": WAIT_MS})
+            assert e["data"]["test"]["name"] == "test_total", e
+            assert e["data"]["state"] == "stopped" and e["data"]["position"]["line"] == 4, e
+            assert e["debugContext"]["currentPosition"]["scopeHierarchy"] == "Function:total", e
+            await call("breakpoint_clear")
+            e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
+            assert e["data"]["state"] == "exited" and e["data"]["exitStatus"] == 0, e
+            await call("debug_stop")
+
+            # Go: the cursor inside TestTotal (line 6), a breakpoint in total.
+            sidecar.open(go_tests, go_tests.read_text(), "go")
+            sidecar.cursor(go_tests, 5, 2)
+            await call("breakpoint_set", {"path": str(module / "main.go"), "line": 11})
+            e = await call("debug_test", {"timeoutMs": WAIT_MS})
+            assert e["data"]["test"]["name"] == "TestTotal", e
+            assert e["data"]["state"] == "stopped" and e["data"]["position"]["line"] == 11, e
+            await call("breakpoint_clear")
+            e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
+            assert e["data"]["state"] == "exited", e
+            await call("debug_stop")
+
+        asyncio.run(session(env, body))
+    finally:
+        sidecar.stop()
