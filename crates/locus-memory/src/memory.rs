@@ -265,7 +265,10 @@ impl Memory {
                 reason: "the transcript could not be read".into(),
             });
         };
-        let value = if track.requests.iter().all(|r| r.timestamp.is_some()) {
+        // Only the oldest Codex rollouts leave requests undated.
+        let undated = found.info.format == Format::CodexRollout
+            && track.requests.iter().any(|r| r.timestamp.is_none());
+        let value = if !undated {
             f(&found.info, track)?
         } else {
             let mut dated = track.clone();
