@@ -37,7 +37,8 @@ def test_inspector_stdio_forwarding_to_the_sidecar(sidecar, env):
     names = {t["name"] for t in listed["tools"]}
     assert {"editor_get_context", "symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"} <= names
     tool = next(t for t in listed["tools"] if t["name"] == "editor_get_context")
-    assert tool["description"] == "Get current editor cursor position, selection, and containing symbol context"
+    assert tool["description"].startswith("Get current editor cursor position, selection, and containing symbol context.\n\nUSE FOR: ")
+    assert tool["outputSchema"]["required"] == ["ok", "type", "meta"]
 
     called = output(inspector(env, locus_bin(), "mcp", "--method", "tools/call", "--tool-name", "editor_get_context"))
     e = called["structuredContent"]

@@ -47,7 +47,9 @@ def test_http_tools_list_and_editor_context(sidecar):
         async with http(sidecar) as client:
             tools = (await client.list_tools()).tools
             by_name = {t.name: t for t in tools}
-            assert by_name["editor_get_context"].description == "Get current editor cursor position, selection, and containing symbol context"
+            # The guidance rides in the description every client shows (issue 9, item 6).
+            assert by_name["editor_get_context"].description.startswith(
+                "Get current editor cursor position, selection, and containing symbol context.\n\nUSE FOR: ")
             assert by_name["symbol_scope_at"].input_schema["required"] == ["path", "line"]
             meta = by_name["editor_get_context"].meta
             assert meta["locus/whenToUse"].startswith("USE FOR: understanding where the user is working")
@@ -76,6 +78,43 @@ def test_http_tools_list_and_editor_context(sidecar):
             assert err["code"] == "E_INVALID_PARAMS"
             assert "`line`" in err["message"] and "integer" in err["message"] and "e.g. 46" in err["message"]
             assert err["hint"]
+
+    asyncio.run(main())
+
+
+def test_http_output_schemas_describe_every_answer(sidecar):
+    """Every tool has an outputSchema: the SDK validates each successful structuredContent
+    against it, and errors are checked here against the same schema (DESIGN §4)."""
+    need_sdk()
+    import jsonschema
+
+    async def main():
+        async with http(sidecar) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            for name, tool in tools.items():
+                assert tool.output_schema is not None, name
+                jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+            calls = [
+                ("editor_get_context", {}, False),
+                ("symbol_outline", {"path": "greeter.py"}, False),
+                ("symbol_outline", {"path": "greeter.py", "maxDepth": 1, "kinds": ["Class"]}, False),
+                ("symbol_scope_at", {"path": "greeter.py", "line": 4, "character": None}, False),
+                ("bridge_status", {}, False),
+                ("mcp_list_tools", {"category": None}, False),
+                ("debug_status", {}, None),
+                ("breakpoint_list", {}, None),
+                ("symbol_scope_at", {"path": "greeter.py", "line": 9999}, True),
+                ("symbol_outline", {"path": "nope.py"}, True),
+                ("symbol_outline", {"path": "greeter.py", "kinds": ["Gizmo"]}, True),
+            ]
+            for name, args, is_error in calls:
+                r = await client.call_tool(name, args)  # the SDK validates successes itself
+                if is_error is not None:
+                    assert r.is_error is is_error, (name, args, r)
+                jsonschema.validate(r.structured_content, tools[name].output_schema)
+            past = structured(await client.call_tool("symbol_scope_at", {"path": "greeter.py", "line": 9999}))
+            assert past["error"]["code"] == "E_INVALID_PARAMS"
+            assert past["error"]["details"]["lineCount"] == 9 and "9 lines" in past["error"]["message"]
 
     asyncio.run(main())
 
