@@ -196,3 +196,27 @@ def test_sessions_live_in_the_sidecar_and_not_in_a_one_shot_call(env):
         assert code == 0, e
     finally:
         sidecar.stop()
+
+
+def test_a_killed_sidecar_takes_its_adapter_and_program_along(env):
+    """SIGKILL leaves Locus no time to end its sessions: the adapter dies with it
+    (PR_SET_PDEATHSIG), and the program with the adapter."""
+    need_peers()
+    (env.workspace / "cart.py").write_text(PROGRAM)
+    env.vars["LOCUS_DAP_PYTHON"] = sys.executable
+    sidecar = Sidecar(env)
+    try:
+        code, e = locus_call(env, "debug_start", {"program": "cart.py", "stopOnEntry": True})
+        assert code == 0, e
+        pids = [e["data"]["pid"], e["data"]["adapterPid"]]
+        code, e = locus_call(env, "debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+        assert code == 0 and e["data"]["reason"] == "entry", e
+        assert all(alive(pid) for pid in pids), pids
+        sidecar.proc.kill()
+        sidecar.proc.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in pids):
+            assert time.monotonic() < deadline, f"processes outlived the killed sidecar: {[p for p in pids if alive(p)]}"
+            time.sleep(0.05)
+    finally:
+        sidecar.stop()

@@ -271,6 +271,7 @@ impl Client {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        die_with_parent(&mut command);
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);
         }
@@ -692,6 +693,7 @@ fn run_in_terminal(inner: &Inner, arguments: &Value) -> Result<Value, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true);
+    die_with_parent(&mut command);
     if !args.cwd.is_empty() {
         command.current_dir(&args.cwd);
     }
@@ -705,6 +707,33 @@ fn run_in_terminal(inner: &Inner, arguments: &Value) -> Result<Value, String> {
     let pid = child.id();
     inner.terminals.lock().unwrap().push(child);
     Ok(json!({"processId": pid}))
+}
+
+/// Makes the process Locus starts die with Locus even when Locus is killed (SIGKILL leaves no
+/// time to end its adapters): Linux's `PR_SET_PDEATHSIG`. The signal comes when the thread
+/// that spawned the process ends, which for Locus's runtime threads is the process's end.
+/// Elsewhere, the process group is still killed on every orderly end.
+fn die_with_parent(command: &mut tokio::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: the closure runs in the child between fork and exec; prctl(2) and getppid(2)
+        // are async-signal-safe and touch no memory shared with the parent.
+        let parent = std::process::id();
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have died before the call: then nothing would signal us.
+                if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 fn spawn_stderr(
