@@ -13,7 +13,10 @@
 //! - One source of truth per tool: every listing (tools/list, `mcp_list_tools`,
 //!   `locus tools`) is derived from the [`Catalogue`].
 //! - A call never fails outside the envelope: unknown tools, bad parameters, timeouts,
-//!   cancellation and panics in capture all become error envelopes with a code and a hint.
+//!   cancellation and panics (in a tool, or in capturing its context) all become error
+//!   envelopes with a code and a hint; the next call works.
+//! - Every tool's output schema is the envelope's, derived once at registration
+//!   ([`Entry::output_schema`]), with the tool's `data` schema where it gives one.
 //! - System tools never carry an editorContext; a failed capture is logged, not returned.
 
 #![deny(missing_docs)]
