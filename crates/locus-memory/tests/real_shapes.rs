@@ -108,6 +108,8 @@ fn the_workspace_lists_archived_codex_sessions() {
     expect![[r#"
         claude-code claude-jsonl 5e551011-0000-4000-8000-000000000001 requests=6 updated=2026-01-20T10:12:40.000Z compactions=1 since=1 title="TODO app with Next.js" in=/home/bo/todo:/home/bo/todo
         claude-code claude-jsonl 5e551011-0000-4000-8000-000000000002 requests=3 updated=2026-01-19T09:08:00.000Z in=/home/bo/todo:/home/bo/todo
+        claude-code claude-jsonl 5e551011-0000-4000-8000-000000000003 requests=2 updated=2026-01-18T09:06:00.000Z in=/home/bo/todo:/home/bo/todo
+        claude-code claude-jsonl 5e551011-0000-4000-8000-000000000004 requests=3 updated=2026-01-17T09:07:00.000Z compactions=1 since=2 in=/home/bo/todo:/home/bo/todo
         codex codex-rollout 0199c0de-0000-7000-8000-0000000000b2 requests=1 updated=2025-11-02T08:01:00.000Z in=/home/bo/todo:/home/bo/todo
     "#]]
     .assert_eq(&out);
@@ -128,6 +130,41 @@ fn claude_code_edits_follow_the_branch_of_the_last_message() {
             1. [2026-01-19T09:00:00.000Z] "Add a search box to the list."
             2. [2026-01-19T09:06:00.000Z] "Make it case-insensitive, not fuzzy."
             3. [2026-01-19T09:08:00.000Z] "Good, commit it."
+        "#]],
+    );
+}
+
+/// Editing the first message starts a second root.
+#[test]
+fn claude_code_first_message_edited() {
+    check_requests(
+        memory().requests(
+            &Workspace::new(&[TODO]),
+            Some("5e551011-0000-4000-8000-000000000003"),
+            false,
+        ),
+        expect![[r#"
+            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000003 requests=2 updated=2026-01-18T09:06:00.000Z in=/home/bo/todo:/home/bo/todo
+            1. [2026-01-18T09:04:00.000Z] "Add a filter dropdown instead of a search box."
+            2. [2026-01-18T09:06:00.000Z] "Sort it alphabetically."
+        "#]],
+    );
+}
+
+/// A compaction that starts the chain anew still continues what came before it.
+#[test]
+fn claude_code_edit_after_a_compaction_without_logical_parent() {
+    check_requests(
+        memory().requests(
+            &Workspace::new(&[TODO]),
+            Some("5e551011-0000-4000-8000-000000000004"),
+            false,
+        ),
+        expect![[r#"
+            claude-code claude-jsonl 5e551011-0000-4000-8000-000000000004 requests=3 updated=2026-01-17T09:07:00.000Z compactions=1 since=2 in=/home/bo/todo:/home/bo/todo
+            1. [2026-01-17T09:00:00.000Z] "Write the importer."
+            2. [2026-01-17T09:03:00.000Z] "Now the exporter."
+            3. [2026-01-17T09:07:00.000Z] "In JSON."
         "#]],
     );
 }

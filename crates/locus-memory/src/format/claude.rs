@@ -63,6 +63,8 @@ pub(crate) struct Claude {
     forked: bool,
     /// The records that have a child.
     has_child: HashSet<u64>,
+    /// The last main-chain record.
+    last: Option<u64>,
     /// Whether the record being read is a parent's second child.
     sibling: bool,
     /// For each request of the track, the record it came from, when it has a uuid.
@@ -70,6 +72,11 @@ pub(crate) struct Claude {
     /// The requests of the leaf's branch, once the tree forked; `None` when all are on it.
     live: Option<Track>,
     unknown: UnknownKinds,
+}
+
+/// A field that may be absent, `null` or a value, told apart.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
 }
 
 /// A uuid's 64-bit hash: the tree keeps hashes, not strings, to stay small on long sessions.
@@ -86,8 +93,9 @@ struct Record<'a> {
     kind: Option<String>,
     subtype: Option<String>,
     uuid: Option<String>,
-    #[serde(rename = "parentUuid")]
-    parent_uuid: Option<String>,
+    /// `None` when absent (the oldest builds), `Some(None)` when `null` (a root).
+    #[serde(rename = "parentUuid", default, deserialize_with = "present")]
+    parent_uuid: Option<Option<String>>,
     #[serde(rename = "logicalParentUuid")]
     logical_parent_uuid: Option<String>,
     cwd: Option<String>,
@@ -196,12 +204,26 @@ impl LineFormat for Claude {
             && r.is_sidechain != Some(true)
             && matches!(kind, "user" | "assistant" | "attachment" | "system" | "progress")
         {
-            let parent = r.parent_uuid.as_deref().or(r.logical_parent_uuid.as_deref()).map(key);
+            let compaction = r.is_compact_summary == Some(true)
+                || r.subtype.as_deref() == Some("compact_boundary");
+            let parent = match (
+                r.parent_uuid.as_ref().and_then(Option::as_deref),
+                r.logical_parent_uuid.as_deref(),
+            ) {
+                (Some(p), _) | (None, Some(p)) => Some(key(p)),
+                // Builds before `logicalParentUuid` started the chain anew at a compaction:
+                // it continues what came before.
+                (None, None) if compaction => self.last,
+                (None, None) => None,
+            };
             let me = key(uuid);
-            if let Some(p) = parent {
-                self.sibling = !self.has_child.insert(p);
+            match parent {
+                Some(p) => self.sibling = !self.has_child.insert(p),
+                // A second root: the first message was edited (or rewound to).
+                None => self.sibling = r.parent_uuid == Some(None) && !self.parents.is_empty(),
             }
             self.parents.entry(me).or_insert(parent);
+            self.last = Some(me);
             if matches!(kind, "user" | "assistant") {
                 self.leaf = Some(me);
             }
