@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Whole-process measurements of the symbol index on the machine's Python standard library
+(without site-packages), and the agreement check against Python's own `ast`.
+
+    target/peers/venv/bin/python crates/locus-index/benches/stdlib.py [--locus target/release/locus]
+        [--runs 5] [--queries 2000] [--skip-agreement]
+
+Prints JSON lines: `cold` (per run: wall, CPU, peak RSS of `locus symbols` indexing the tree
+in-process), `query` (durations inside Locus, from the envelopes' `meta.durationMs`, through
+one `locus mcp` session), `disk_edit` (a file written on disk until `symbol_search` finds
+its new name), `agreement` (every class, function and method `ast` finds, looked up by name
+when the name occurs at most three times, else as `Container.name`: found in the top 10 at
+the right file, line and kind). Needs the `mcp` SDK (scripts/install-test-peers.sh).
+"""
+
+import argparse
+import ast
+import asyncio
+import collections
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def stdlib_copy(dest: Path) -> Path:
+    """The standard library without site-packages and caches, copied (the copy is what is
+    measured: the original holds site-packages)."""
+    src = Path(sysconfig.get_paths()["stdlib"])
+    tree = dest / src.name
+    if not tree.exists():
+        shutil.copytree(src, tree, ignore=shutil.ignore_patterns("site-packages", "__pycache__"))
+    return tree
+
+
+def pct(values, p):
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def summary(values):
+    return {"median": statistics.median(values), "p99": pct(values, 99), "min": min(values),
+            "max": max(values), "n": len(values)}
+
+
+def cold(locus: str, tree: Path, runs: int) -> dict:
+    walls, cpus, rss = [], [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen([locus, "symbols", "zz_no_such_symbol_zz", "--workspace", str(tree)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tree)
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - start)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        rss.append(usage.ru_maxrss / 1024)
+        err = proc.stderr.read().decode()
+        if status != 0 or "still being built" in err:
+            sys.exit(f"locus symbols failed or answered before the index was built: {err}")
+    return {"wall_s": summary(walls), "cpu_s": summary(cpus), "peak_rss_mb": summary(rss)}
+
+
+def ast_symbols(tree: Path):
+    """(path, name, container, line, kind) of every class, function and method, and the
+    files ast could not parse."""
+    out, bad = [], []
+    for path in sorted(tree.rglob("*.py")):
+        try:
+            data = path.read_bytes()
+            if len(data) > 2 << 20:
+                continue
+            module = ast.parse(data.decode("utf-8"), str(path))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            bad.append(str(path))
+            continue
+
+        def visit(node, container, in_class):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.ClassDef):
+                    out.append((str(path), child.name, container, child.lineno, "Class"))
+                    visit(child, child.name, True)
+                elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    kind = "Method" if in_class else "Function"
+                    out.append((str(path), child.name, container, child.lineno, kind))
+                    visit(child, child.name, False)
+                else:
+                    visit(child, container, in_class)
+
+        visit(module, None, False)
+    return out, bad
+
+
+# What `ast` calls a method, the editor's outline may call a constructor or a property.
+KINDS = {"Class": {"Class"}, "Function": {"Function"}, "Method": {"Method", "Constructor", "Property"}}
+
+
+async def with_session(locus: str, tree: Path, body):
+    params = StdioServerParameters(command=locus, args=["mcp", "--workspace", str(tree)], cwd=str(tree),
+                                   env=dict(os.environ, XDG_RUNTIME_DIR=tempfile.mkdtemp()))
+    async with Client(params) as client:
+        # The first search waits for the index.
+        for _ in range(100):
+            r = (await client.call_tool("symbol_search", {"query": "ArgumentParser"})).structured_content
+            if "indexing" not in r["data"]:
+                break
+        return await body(client)
+
+
+async def queries(client, names, count):
+    inside, outside = [], []
+    for i in range(count):
+        q = names[i % len(names)]
+        start = time.perf_counter()
+        r = (await client.call_tool("symbol_search", {"query": q})).structured_content
+        outside.append((time.perf_counter() - start) * 1000)
+        inside.append(r["meta"]["durationMs"])
+    return {"inside_locus_ms": summary(inside), "round_trip_ms": summary(outside)}
+
+
+async def disk_edits(client, tree: Path, count):
+    found = []
+    target = tree / "locus_bench_edit.py"
+    try:
+        for i in range(count):
+            name = f"freshly_saved_{i}_{int(time.time() * 1000)}"
+            start = time.perf_counter()
+            target.write_text(f"def {name}():\n    pass\n")
+            while True:
+                r = (await client.call_tool("symbol_search", {"query": name, "limit": 1})).structured_content
+                if r["data"]["symbols"] and r["data"]["symbols"][0]["name"] == name:
+                    break
+                if time.perf_counter() - start > 10:
+                    raise SystemExit(f"{name} not found within 10 s")
+            found.append((time.perf_counter() - start) * 1000)
+    finally:
+        target.unlink(missing_ok=True)
+    return {"found_after_ms": summary(found)}
+
+
+async def agreement(client, symbols):
+    counts = collections.Counter(s[1] for s in symbols)
+    misses, by_container = [], 0
+    for path, name, container, line, kind in symbols:
+        query = name
+        if counts[name] > 3 and container:
+            query = f"{container}.{name}"
+            by_container += 1
+        r = (await client.call_tool("symbol_search", {"query": query, "limit": 10})).structured_content
+        hits = r["data"]["symbols"] if r["ok"] else []
+        if not any(h["path"] == path and h["line"] == line and h["name"] == name and h["kind"] in KINDS[kind]
+                   for h in hits):
+            misses.append({"query": query, "path": path, "line": line, "kind": kind,
+                           "got": [(h["name"], h["kind"], h["line"], Path(h["path"]).name) for h in hits[:3]]})
+    return {"symbols": len(symbols), "by_container": by_container, "found": len(symbols) - len(misses),
+            "rate": (len(symbols) - len(misses)) / max(1, len(symbols)), "misses_sample": misses[:15],
+            "misses_by_kind": collections.Counter(m["kind"] for m in misses)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--locus", default=str(ROOT / "target" / "release" / "locus"))
+    ap.add_argument("--dir", default=str(Path(tempfile.gettempdir()) / "locus-bench-stdlib"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--queries", type=int, default=2000)
+    ap.add_argument("--edits", type=int, default=20)
+    ap.add_argument("--skip-agreement", action="store_true")
+    args = ap.parse_args()
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    tree = stdlib_copy(Path(args.dir))
+    files = list(tree.rglob("*.py"))
+    lines = sum(p.read_bytes().count(b"\n") for p in files)
+    print(json.dumps({"tree": str(tree), "py_files": len(files), "lines": lines, "cores": os.cpu_count(),
+                      "loadavg": os.getloadavg()}), flush=True)
+    print(json.dumps({"cold": cold(args.locus, tree, args.runs)}), flush=True)
+    symbols, bad = ast_symbols(tree)
+    names = sorted({s[1] for s in symbols})
+
+    async def body(client):
+        print(json.dumps({"query": await queries(client, names, args.queries)}), flush=True)
+        print(json.dumps({"disk_edit": await disk_edits(client, tree, args.edits)}), flush=True)
+        if not args.skip_agreement:
+            result = await agreement(client, symbols)
+            result["ast_unparsable_files"] = len(bad)
+            print(json.dumps({"agreement": result}), flush=True)
+
+    asyncio.run(with_session(args.locus, tree, body))
+    print(json.dumps({"loadavg_after": os.getloadavg()}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
