@@ -12,6 +12,7 @@ use crate::commands::doctor::{self, DoctorArgs};
 use crate::commands::files::{self, ContextArgs, OutlineArgs, SyntaxArgs};
 use crate::commands::io_err;
 use crate::commands::lsp::{self, LspArgs};
+use crate::commands::manifest::{self, ToolsFormat};
 use crate::commands::symbols::{self, SymbolsArgs};
 
 /// locus — a context oracle for editors and AI agents
@@ -48,7 +49,11 @@ Examples:
   locus call symbol_outline --json '{\"path\": \"src/app.ts\"}'")]
     Call(CallArgs),
     /// The tools, one JSON object per line
-    Tools,
+    Tools {
+        /// `vscode`: the `contributes.languageModelTools` block of the VS Code extension
+        #[arg(long, value_enum, default_value_t = ToolsFormat::Lines)]
+        format: ToolsFormat,
+    },
     /// The running sidecars (`locus lsp` with MCP), one JSON object per line
     Status,
     /// Check the set-up: one line per check, ✓ or ✗ with the fix (`--json` for scripts)
@@ -102,7 +107,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
         Command::Lsp(args) => lsp::run(&args),
         Command::Mcp(target) => agent::mcp(&target),
         Command::Call(args) => agent::call(&args, out),
-        Command::Tools => agent::tools(out),
+        Command::Tools { format: ToolsFormat::Lines } => agent::tools(out),
+        Command::Tools { format: ToolsFormat::Vscode } => manifest::vscode(out),
         Command::Status => agent::status(out),
         Command::Doctor(args) => doctor::run(&args, out),
         Command::Context(args) => files::context(&args, out),

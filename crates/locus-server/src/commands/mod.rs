@@ -10,6 +10,7 @@ pub mod agent;
 pub mod doctor;
 pub mod files;
 pub mod lsp;
+pub mod manifest;
 pub mod symbols;
 
 use std::fmt;
