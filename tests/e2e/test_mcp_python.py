@@ -257,3 +257,33 @@ def test_stdio_dialog_first_request_from_a_transcript(env, tmp_path):
             assert e["ok"] is False and e["error"]["message"] == "Index 3 exceeds total requests (2)"
 
     asyncio.run(main())
+
+
+def test_stdio_dialog_honours_workspace_from_the_filesystem_root(env, tmp_path):
+    """Issue 9, item 7: `locus mcp --workspace DIR` started from `/` (as desktop agents start MCP
+    servers) recalls DIR's conversation; without `--workspace`, `/` holds no project's sessions."""
+    need_sdk()
+    home = tmp_path / "home"
+    claude = home / ".claude"
+    workspace = str(env.workspace)
+    project = claude / "projects" / workspace.replace("/", "-")
+    project.mkdir(parents=True)
+    record = {"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": "s-ws", "cwd": workspace,
+              "timestamp": "2026-11-20T10:00:00.000Z", "message": {"role": "user", "content": "Port the CLI to Rust."}}
+    (project / "s-ws.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    env.vars.update(LOCUS_MEMORY_HOME=str(home), CLAUDE_CONFIG_DIR=str(claude), CODEX_HOME=str(home / ".codex"),
+                    GEMINI_CLI_HOME=str(home))
+
+    async def main():
+        async with stdio(env, "--workspace", workspace, cwd="/") as client:
+            e = structured(await client.call_tool("dialog_get_first_request", {}))
+            assert e["ok"] is True, e
+            assert e["data"]["firstRequest"] == "Port the CLI to Rust."
+        async with stdio(env, cwd="/") as client:
+            e = structured(await client.call_tool("dialog_list_sessions", {}))
+            assert e["ok"] is True and e["data"]["sessions"] == [], e
+            e = structured(await client.call_tool("dialog_get_first_request", {}))
+            assert e["ok"] is False and e["error"]["code"] == "E_NOT_FOUND", e
+            assert "--workspace" in e["error"]["hint"], e
+
+    asyncio.run(main())
