@@ -24,6 +24,11 @@ const commands = {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     page = await context.newPage();
+    // When each key reached the page (epoch ms), for the latency measurement.
+    await page.addInitScript(() => {
+      window.__locusKeys = [];
+      window.addEventListener('keydown', () => window.__locusKeys.push(performance.timeOrigin + performance.now()), true);
+    });
     await page.goto(url, { timeout: WAIT });
     await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
     return {};
@@ -86,7 +91,7 @@ const commands = {
   },
   async press({ keys }) {
     for (const k of keys) await page.keyboard.press(k);
-    return { at: Date.now() };
+    return { keyAt: await page.evaluate(() => window.__locusKeys.at(-1) ?? null) };
   },
   async type({ text }) {
     await page.keyboard.type(text, { delay: 10 });
