@@ -55,7 +55,7 @@ pub(crate) struct Claude {
     /// The 1-based index of the last request while it is a slash command the agent has not
     /// answered yet: withdrawn if the harness ran it itself.
     command: Option<usize>,
-    /// The conversation tree: each main-chain record's parent, by uuid hash.
+    /// The conversation tree: each record's parent, by uuid hash.
     parents: HashMap<u64, Option<u64>>,
     /// The last user or assistant record of the main chain: the conversation's leaf.
     leaf: Option<u64>,
@@ -200,8 +200,8 @@ impl LineFormat for Claude {
         }
         let kind = r.kind.as_deref().unwrap_or("");
         self.sibling = false;
+        let main = r.is_sidechain != Some(true);
         if let Some(uuid) = &r.uuid
-            && r.is_sidechain != Some(true)
             && matches!(kind, "user" | "assistant" | "attachment" | "system" | "progress")
         {
             let compaction = r.is_compact_summary == Some(true)
@@ -217,15 +217,19 @@ impl LineFormat for Claude {
                 (None, None) => None,
             };
             let me = key(uuid);
-            match parent {
-                Some(p) => self.sibling = !self.has_child.insert(p),
-                // A second root: the first message was edited (or rewound to).
-                None => self.sibling = r.parent_uuid == Some(None) && !self.parents.is_empty(),
-            }
+            // A subagent's records (sidechains) join the tree, should the main chain pass
+            // through them, but neither branch it nor end it.
             self.parents.entry(me).or_insert(parent);
-            self.last = Some(me);
-            if matches!(kind, "user" | "assistant") {
-                self.leaf = Some(me);
+            if main {
+                match parent {
+                    Some(p) => self.sibling = !self.has_child.insert(p),
+                    // A second root: the first message was edited (or rewound to).
+                    None => self.sibling = r.parent_uuid == Some(None) && self.last.is_some(),
+                }
+                self.last = Some(me);
+                if matches!(kind, "user" | "assistant") {
+                    self.leaf = Some(me);
+                }
             }
         }
         match kind {
