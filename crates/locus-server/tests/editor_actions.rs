@@ -99,6 +99,9 @@ fn answer(action: &str, params: &Value) -> Option<Value> {
             {"uri": params["uri"], "edits": 2}, {"uri": "file:///ws/other.py", "edits": 1}]}}})),
         "setting.get" => Some(json!({"error": {"code": -32601, "message": "no settings here",
             "data": {"hint": "edit init.lua"}}})),
+        "setting.set" => {
+            Some(json!({"error": {"code": -32602, "message": "key must be a dotted name"}}))
+        }
         "diagnostics.get" => {
             Some(json!({"error": {"code": -32603, "message": "the problems list is busy"}}))
         }
@@ -111,7 +114,7 @@ fn tools_reach_the_editor_and_its_answers_come_back() {
     let dirs = Dirs::new("actions-rename");
     let path = dirs.workspace.join("h.py");
     std::fs::write(&path, PY).unwrap();
-    let actions = ["symbol.rename", "setting.get", "editor.open", "diagnostics.get"];
+    let actions = ["symbol.rename", "setting.get", "setting.set", "editor.open", "diagnostics.get"];
     let (mut s, record) = start(&dirs, &actions);
 
     // By name: `héllo` is defined once; the position goes out 0-based in UTF-8.
@@ -160,6 +163,14 @@ fn tools_reach_the_editor_and_its_answers_come_back() {
     let e: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{code} {out} {err}"));
     assert_eq!(e["error"]["code"], "E_UNSUPPORTED", "{e}");
     assert_eq!(e["error"]["hint"], "edit init.lua");
+
+    // -32602: the agent's params, E_INVALID_PARAMS with the editor's message.
+    let r = record.clone();
+    let (e, _) = with_editor(&mut s, answer, move || {
+        mcp_call(&r, "setting_set", json!({"key": "a b", "value": 1}), None)
+    });
+    assert_eq!(e["error"]["code"], "E_INVALID_PARAMS", "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("dotted name"), "{e}");
 
     // Another error: the editor's message, E_UNSUPPORTED by default.
     let r = record.clone();

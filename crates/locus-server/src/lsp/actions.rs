@@ -126,10 +126,28 @@ impl EditorLink for Link {
                             .and_then(Value::as_str)
                             .map(str::to_string),
                     },
+                    // The editor found the params wrong (a position off the symbol, a
+                    // target that exists): the agent's to fix.
+                    ErrorCode::InvalidParams => ActionError::Failed {
+                        message: e.message.to_string(),
+                        data: Some(with_code(e.data, "E_INVALID_PARAMS")),
+                    },
                     _ => ActionError::Failed { message: e.message.to_string(), data: e.data },
                 }),
             }
         })
+    }
+}
+
+/// `data` with `code` set unless the editor set one.
+fn with_code(data: Option<Value>, code: &str) -> Value {
+    match data {
+        Some(Value::Object(mut o)) => {
+            o.entry("code").or_insert_with(|| json!(code));
+            Value::Object(o)
+        }
+        Some(other) => json!({"code": code, "data": other}),
+        None => json!({"code": code}),
     }
 }
 

@@ -345,10 +345,12 @@ pub struct FileEdits {
     pub edits: u64,
 }
 
-/// What an editor says it changed: `files: [{uri, edits}]` (the documented shape), or a
-/// WorkspaceEdit (`changes` or `documentChanges`) under `edit` or as the answer itself.
+/// What an editor says it changed: `files` (or `changedFiles`) as `[{uri, edits}]` (the
+/// documented shape) or as URIs, or a WorkspaceEdit (`changes` or `documentChanges`) under
+/// `edit` or as the answer itself.
 fn changed_files(data: &Value) -> Vec<FileEdits> {
-    if let Some(files) = data.get("files").and_then(Value::as_array) {
+    let listed = data.get("files").or_else(|| data.get("changedFiles"));
+    if let Some(files) = listed.and_then(Value::as_array) {
         return files
             .iter()
             .filter_map(|f| match f {
@@ -385,6 +387,11 @@ fn changed_files(data: &Value) -> Vec<FileEdits> {
         }
     }
     out
+}
+
+/// The editor's total (`edits`, when it counts them as a whole), else the files' sum.
+fn total_edits(data: &Value, files: &[FileEdits]) -> u64 {
+    data.get("edits").and_then(Value::as_u64).unwrap_or_else(|| files.iter().map(|f| f.edits).sum())
 }
 
 fn applied(data: &Value) -> bool {
@@ -545,7 +552,7 @@ impl Tool for SymbolRename {
             old_name,
             new_name: p.new_name,
             applied: applied(&answer),
-            edits: files.iter().map(|f| f.edits).sum(),
+            edits: total_edits(&answer, &files),
             files,
             editor: answer,
         })
@@ -753,7 +760,7 @@ impl Tool for FileRename {
             to: to.display().to_string(),
             applied: applied(&answer),
             imports_updated: answer.get("importsUpdated").and_then(Value::as_bool),
-            edits: files.iter().map(|f| f.edits).sum(),
+            edits: total_edits(&answer, &files),
             files,
             editor: answer,
         })

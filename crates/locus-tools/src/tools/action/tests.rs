@@ -369,3 +369,29 @@ fn file_rename_and_settings_send_the_documented_params() {
     let v = call(editor, "setting_get", json!({"key": "k", "scope": "global"}));
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v}");
 }
+
+#[test]
+fn answers_in_the_vs_code_extensions_shape_are_read() {
+    let dir = workspace("vscode");
+    let editor = Arc::new(Editor::new(&dir, |action, _| match action {
+        "symbol.rename" => Ok(
+            json!({"applied": true, "newName": "x", "files": ["file:///w/a.ts", "file:///w/b.ts"], "edits": 5}),
+        ),
+        _ => {
+            Ok(json!({"renamed": true, "importsUpdated": true, "changedFiles": ["file:///w/c.ts"]}))
+        }
+    }));
+    let v = call(
+        editor.clone(),
+        "symbol_rename",
+        json!({"path": "a.py", "line": 1, "character": 5, "newName": "x"}),
+    );
+    assert_eq!(v["data"]["edits"], 5, "{v}");
+    assert_eq!(v["data"]["files"][1]["path"], "/w/b.ts");
+    let v = call(editor, "file_rename", json!({"path": "a.py", "newPath": "z.py"}));
+    assert_eq!(
+        (&v["data"]["importsUpdated"], &v["data"]["files"][0]["path"]),
+        (&json!(true), &json!("/w/c.ts")),
+        "{v}"
+    );
+}
