@@ -157,6 +157,12 @@ fn bad_params_answer_minus_32602_over_stdio() {
     assert!(r["error"]["message"].as_str().unwrap().contains("needs `name`"), "{r}");
     let r = mcp.request("no/such", json!({}));
     assert_eq!(r["error"]["code"], -32601, "{r}");
+    // Params rmcp cannot read at all are answered with the request's id, not without one.
+    let r = mcp.request("tools/call", json!(7));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().contains("must be an object"), "{r}");
+    let r = mcp.request("tools/list", json!("x"));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
     let r = mcp.call("bridge_status", json!({}));
     assert_eq!(r["structuredContent"]["ok"], true, "{r}");
     assert!(mcp.close().success());

@@ -114,3 +114,20 @@ fn locus_call_answers_when_its_sidecar_dies_mid_call() {
     assert_eq!(envelope["error"]["details"]["sidecarPid"], pid, "{envelope}");
     s.wait();
 }
+
+/// `locus call --timeout` bounds a call served in-process too (no sidecar runs).
+#[test]
+fn locus_call_timeout_bounds_an_in_process_call() {
+    let dirs = Dirs::new("call-timeout-in-process");
+    let started = Instant::now();
+    let (code, stdout, _) = mcp_support::locus(
+        &dirs,
+        &dirs.workspace,
+        &["call", "test_sleep", "--param", "ms=20000", "--timeout", "300"],
+    );
+    assert!(started.elapsed() < Duration::from_secs(10), "{stdout}");
+    assert_eq!(code, 1, "{stdout}");
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(envelope["error"]["code"], "E_TIMEOUT", "{envelope}");
+    assert_eq!(envelope["error"]["details"]["timeoutMs"], 300, "{envelope}");
+}

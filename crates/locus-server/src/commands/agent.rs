@@ -242,8 +242,13 @@ async fn call_anywhere(
     }
     // The process ends with this call: tools that would leave a session behind refuse.
     let host: Arc<dyn Host> = Arc::new(Detached::one_shot().in_workspace(dir.to_path_buf()));
+    // `--timeout` replaces the catalogue's default here too (DESIGN §4).
+    let options = CallOptions {
+        timeout: effective_timeout(&catalogue, tool, None, timeout),
+        ..CallOptions::default()
+    };
     let server = LocusServer::new(catalogue, host, timeout);
-    server.call(tool, Value::Object(args), CallOptions::default()).await.envelope.to_json()
+    server.call(tool, Value::Object(args), options).await.envelope.to_json()
 }
 
 /// `locus tools`: the enabled tools, one JSON object per line.

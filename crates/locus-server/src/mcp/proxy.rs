@@ -393,11 +393,97 @@ fn failure(tool: &str, error: ToolError, started: Instant) -> Outcome {
 }
 
 /// Runs `locus mcp` until stdin closes.
+///
+/// stdin is screened on its way to rmcp: a request rmcp cannot read (`"params": 7`) would be
+/// answered with an error carrying no id, which leaves the client waiting for its answer; it
+/// is answered here instead, with its id ([`screen`]). Everything else passes through as it
+/// came, and rmcp's output goes to stdout line by line beside those answers.
 pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (from_rmcp, to_rmcp) = tokio::io::split(ours);
+    let (answers, answered) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(screen_stdin(tokio::io::stdin(), to_rmcp, answers));
+    let writer = tokio::spawn(write_stdout(from_rmcp, answered));
     let running = proxy
-        .serve(rmcp::transport::stdio())
+        .serve(tokio::io::split(theirs))
         .await
         .map_err(|e| format!("MCP on stdio failed to start: {e}"))?;
-    running.waiting().await.map_err(|e| format!("MCP on stdio failed: {e}"))?;
-    Ok(())
+    let ended = running.waiting().await.map_err(|e| format!("MCP on stdio failed: {e}"));
+    // What rmcp wrote last reaches stdout before the process ends.
+    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    ended.map(|_| ())
+}
+
+/// The answer to a line of stdin that rmcp cannot read but that names a request (an `id` and
+/// a `method`): invalid params (-32602) for a method MCP defines, invalid request (-32600)
+/// otherwise; `None` for lines rmcp reads, or that carry no id (rmcp answers those itself).
+pub fn screen(line: &str) -> Option<serde_json::Value> {
+    if serde_json::from_str::<rmcp::model::ClientJsonRpcMessage>(line).is_ok() {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let id = value.get("id").filter(|id| id.is_string() || id.is_number())?;
+    let method = value.get("method").and_then(serde_json::Value::as_str)?;
+    let params = value.get("params").cloned();
+    let request = CustomRequest::new(method, params);
+    let error = custom_request_error(&request);
+    let error = if error.code == rmcp::model::ErrorCode::METHOD_NOT_FOUND {
+        ErrorData::invalid_request(format!("`{method}` request is not valid JSON-RPC 2.0"), None)
+    } else {
+        error
+    };
+    Some(json!({"jsonrpc": "2.0", "id": id, "error": error}))
+}
+
+async fn screen_stdin(
+    stdin: tokio::io::Stdin,
+    mut to_rmcp: impl tokio::io::AsyncWrite + Unpin,
+    answers: tokio::sync::mpsc::UnboundedSender<String>,
+) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut lines = tokio::io::BufReader::new(stdin).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        if let Some(answer) = screen(&line) {
+            let _ = answers.send(answer.to_string());
+            continue;
+        }
+        if to_rmcp.write_all(line.as_bytes()).await.is_err()
+            || to_rmcp.write_all(b"\n").await.is_err()
+        {
+            return;
+        }
+    }
+    // EOF (or unreadable stdin): rmcp sees its input end.
+    let _ = to_rmcp.shutdown().await;
+}
+
+async fn write_stdout(
+    from_rmcp: impl tokio::io::AsyncRead + Unpin,
+    mut answers: tokio::sync::mpsc::UnboundedReceiver<String>,
+) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut stdout = tokio::io::stdout();
+    let mut lines = tokio::io::BufReader::new(from_rmcp).lines();
+    let mut screening = true;
+    loop {
+        let line = tokio::select! {
+            line = lines.next_line() => match line {
+                Ok(Some(line)) => line,
+                _ => break,
+            },
+            answer = answers.recv(), if screening => match answer {
+                Some(answer) => answer,
+                None => {
+                    screening = false;
+                    continue;
+                }
+            },
+        };
+        if stdout.write_all(line.as_bytes()).await.is_err()
+            || stdout.write_all(b"\n").await.is_err()
+            || stdout.flush().await.is_err()
+        {
+            return;
+        }
+    }
 }
