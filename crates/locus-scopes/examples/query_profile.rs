@@ -43,10 +43,33 @@ fn main() {
     let tree = parser.parse(&text, None).unwrap();
     println!("parse {:?}", t.elapsed());
     let t = Instant::now();
-    let query = Query::new(&grammar, &source).expect("the query compiles");
+    let mut query = Query::new(&grammar, &source).expect("the query compiles");
+    // `root.up` patterns are not searched for across the document: leave them out.
+    let deferred: Vec<usize> = (0..query.pattern_count())
+        .filter(|&i| {
+            source[query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i)]
+                .contains("root.up")
+        })
+        .collect();
     println!("compile {:?}, {} patterns", t.elapsed(), query.pattern_count());
+    for &i in &deferred {
+        query.disable_pattern(i);
+    }
     let (whole, n) = run(&query, &tree, text.as_bytes());
     println!("whole query: {whole:?} ({n} matches)");
+    // The two halves of the document, one after the other (what two threads would share).
+    let half = text.len() / 2;
+    for range in [0..half, half..usize::MAX] {
+        let t = Instant::now();
+        let mut cursor = QueryCursor::new();
+        cursor.set_byte_range(range.clone());
+        let mut matches = cursor.matches(&query, tree.root_node(), text.as_bytes());
+        let mut n = 0;
+        while matches.next().is_some() {
+            n += 1;
+        }
+        println!("bytes {range:?}: {:?} ({n} matches)", t.elapsed());
+    }
     let mut none = Query::new(&grammar, &source).unwrap();
     for j in 0..query.pattern_count() {
         none.disable_pattern(j);
@@ -61,7 +84,7 @@ fn main() {
         let without = std::env::var_os("WITHOUT").is_some();
         let mut alone = Query::new(&grammar, &source).unwrap();
         for j in 0..query.pattern_count() {
-            if (j != i) != without {
+            if (j != i) != without || deferred.contains(&j) {
                 alone.disable_pattern(j);
             }
         }
