@@ -215,6 +215,22 @@ fn an_editor_that_never_answers_costs_the_call_its_timeout_only() {
         json!({"uri": file_uri(&dirs.workspace.join("h.py")), "line": 1, "character": 0})
     );
     assert!(took < Duration::from_secs(10), "bounded by the call's timeout: {took:?}");
+    // The editor is told that the request is given up.
+    let asked_id = s
+        .received
+        .iter()
+        .find(|m| m["method"] == "locus/editorAction")
+        .map(|m| m["id"].clone())
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !s
+        .received
+        .iter()
+        .any(|m| m["method"] == "$/cancelRequest" && m["params"]["id"] == asked_id)
+    {
+        assert!(Instant::now() < deadline, "no $/cancelRequest for {asked_id}");
+        s.recv(Duration::from_millis(50));
+    }
     // The server goes on: the next action is answered.
     let r = record.clone();
     let (e, _) = with_editor(&mut s, answer, move || {

@@ -19,8 +19,11 @@ use locus_doc::PositionEncoding;
 use locus_tools::{ActionEditor, ActionError};
 use serde_json::{Value, json};
 use tower_lsp_server::Client;
-use tower_lsp_server::jsonrpc::ErrorCode;
+use tower_lsp_server::jsonrpc::{self, ErrorCode};
+use tower_lsp_server::ls_types::notification::Cancel;
 use tower_lsp_server::ls_types::request::Request;
+use tower_lsp_server::ls_types::{CancelParams, NumberOrString};
+use tower_service::Service;
 
 use super::Ctx;
 use crate::mcp::host::EditorLink;
@@ -96,18 +99,32 @@ impl EditorLink for Link {
         Box::pin(async move {
             let started = Instant::now();
             ctx.log.debug(format_args!("{}: {action} {params}", EditorAction::METHOD));
-            let sent =
-                client.send_request::<EditorAction>(json!({"action": action, "params": params}));
+            // Built by hand (not `send_request`) to know its id, for `$/cancelRequest`.
+            let id = client.next_request_id();
+            let request = jsonrpc::Request::build(EditorAction::METHOD)
+                .id(id.clone())
+                .params(json!({"action": action, "params": params}))
+                .finish();
+            let sent = client.clone().call(request);
             let result = match tokio::time::timeout(wait, sent).await {
                 Err(_) => {
                     ctx.log.warn(format_args!(
-                        "{}: the editor did not answer {action} within {} ms",
+                        "{}: the editor did not answer {action} within {} ms; cancelled",
                         EditorAction::METHOD,
                         wait.as_millis()
                     ));
+                    if let Some(id) = cancel_id(&id) {
+                        client.send_notification::<Cancel>(CancelParams { id }).await;
+                    }
                     return Err(ActionError::Timeout(wait));
                 }
-                Ok(r) => r,
+                Ok(Err(_)) | Ok(Ok(None)) => {
+                    return Err(ActionError::Failed {
+                        message: "the connection to the editor is closed".into(),
+                        data: None,
+                    });
+                }
+                Ok(Ok(Some(response))) => response.into_parts().1,
             };
             ctx.log.debug(format_args!(
                 "{}: {action} answered in {:.1} ms",
@@ -136,6 +153,15 @@ impl EditorLink for Link {
                 }),
             }
         })
+    }
+}
+
+/// A JSON-RPC id as `$/cancelRequest` names it.
+fn cancel_id(id: &jsonrpc::Id) -> Option<NumberOrString> {
+    match id {
+        jsonrpc::Id::Number(n) => i32::try_from(*n).ok().map(NumberOrString::Number),
+        jsonrpc::Id::String(s) => Some(NumberOrString::String(s.clone())),
+        jsonrpc::Id::Null => None,
     }
 }
 
