@@ -379,3 +379,57 @@ def test_lm_tools_answer_what_mcp_answers(vscode):
     (ARTIFACTS / "lm-vs-mcp-mismatches.json").write_text(json.dumps(mismatched, indent=1))
     assert not mismatched, f"{[m[0] for m in mismatched]} differ: see {ARTIFACTS / 'lm-vs-mcp-mismatches.json'}"
 
+
+
+# Editor actions (DESIGN §5), done by VS Code's own machinery. They change the workspace, so
+# they run last.
+
+def test_editor_open_file_and_diagnostic_collect(vscode):
+    (vscode.ws / "src" / "bad.ts").write_text('export const n: number = "not a number";\n')
+    env = vscode.call("editor_open_file", path="src/bad.ts", line=1)
+    assert env["ok"], env
+    wait_for("bad.ts active", lambda: vscode.context()["file"]["path"].endswith("bad.ts"))
+    env = wait_for("the TypeScript error in diagnostic_collect",
+                   lambda: (e := vscode.call("diagnostic_collect", path="src/bad.ts"))["ok"] and "2322" in json.dumps(e["data"]) and e)
+    assert "bad.ts" in json.dumps(env["data"])
+    env = vscode.call("editor_open_file", path="NOTES.md", line=5)
+    assert env["ok"], env
+    ctx = wait_for("NOTES.md at line 5", lambda: (c := vscode.context())["file"]["path"].endswith("NOTES.md") and c["cursor"]["line"] == 5 and c)
+    assert ctx["symbols"]["immediateScope"]["name"] == "## Usage"
+
+
+def test_setting_set_and_get_in_both_scopes(vscode):
+    for scope in ("workspace", "user"):
+        before = vscode.call("setting_get", key="editor.tabSize", scope=scope)
+        assert before["ok"], before
+        env = vscode.call("setting_set", key="editor.tabSize", value=3, scope=scope)
+        assert env["ok"], env
+        after = vscode.call("setting_get", key="editor.tabSize", scope=scope)
+        assert after["ok"] and after["data"]["value"] == 3, after
+        restored = vscode.call("setting_set", key="editor.tabSize", value=None, scope=scope)
+        assert restored["ok"], restored
+        again = vscode.call("setting_get", key="editor.tabSize", scope=scope)
+        assert again["data"]["value"] is None, again
+    env = vscode.call("setting_set", key="editor.tabSize", value=3, scope="nowhere")
+    assert not env["ok"] and env["error"]["code"] == "E_INVALID_PARAMS", env
+
+
+def test_symbol_rename_renames_in_both_files_through_vscode(vscode):
+    env = vscode.call("symbol_rename", path="src/greeter.ts", line=4, character=3, newName="salute")
+    assert env["ok"], env
+    files = {Path(f["path"]).name for f in env["data"]["files"]}
+    assert files == {"greeter.ts", "main.ts"}, env["data"]
+    # VS Code saves the files of a refactoring (files.refactoring.autoSave).
+    wait_for("the rename on disk", lambda: "salute(name" in (vscode.ws / "src" / "greeter.ts").read_text()
+             and "g.salute('world')" in (vscode.ws / "src" / "main.ts").read_text())
+
+
+def test_file_rename_updates_the_importing_file(vscode):
+    env = vscode.call("file_rename", path="src/greeter.ts", newPath="src/hello.ts")
+    assert env["ok"], env
+    assert (vscode.ws / "src" / "hello.ts").exists() and not (vscode.ws / "src" / "greeter.ts").exists()
+    assert env["data"]["importsUpdated"] is True, env["data"]
+    wait_for("main.ts importing ./hello on disk", lambda: "from './hello'" in (vscode.ws / "src" / "main.ts").read_text())
+    # The TypeScript setting held at `always` for the rename is back as it was.
+    env = vscode.call("setting_get", key="typescript.updateImportsOnFileMove.enabled", scope="user")
+    assert env["data"]["value"] is None, env

@@ -45,8 +45,10 @@ const commands = {
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: WAIT });
     await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: WAIT });
-    await page.keyboard.press('Enter');
+    // The list filters as it goes: wait until the first row is the file, then take it.
+    const row = page.locator('.quick-input-list .monaco-list-row').first();
+    await row.filter({ hasText: name }).waitFor({ timeout: WAIT });
+    await row.click();
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: WAIT });
     await page.locator('.editor-instance .view-lines').first().waitFor({ timeout: WAIT });
     return {};

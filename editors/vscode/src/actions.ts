@@ -42,11 +42,6 @@ function positionOf(v: unknown, key = 'position'): vscode.Position {
   return new vscode.Position(p.line as number, p.character as number);
 }
 
-/** The files an edit touches (created, renamed and edited), as URI strings. */
-function touched(edit: vscode.WorkspaceEdit): string[] {
-  return [...new Set(edit.entries().map(([uri]) => uri.toString()))];
-}
-
 /** Handles one `locus/editorAction` request: `{ok, data}`, or throws a ResponseError. */
 export async function editorAction(action: unknown, params: unknown, log: (m: string) => void): Promise<{ ok: true; data: unknown }> {
   const p = (params ?? {}) as Record<string, unknown>;
@@ -92,8 +87,8 @@ async function symbolRename(p: Record<string, unknown>): Promise<unknown> {
       hint: 'put the position on the symbol\'s name; a language extension with rename support must be installed',
     });
   }
-  const files = touched(edit);
-  const edits = edit.entries().reduce((n, [, e]) => n + e.length, 0);
+  const files = edit.entries().map(([uri, e]) => ({ uri: uri.toString(), edits: e.length }));
+  const edits = files.reduce((n, f) => n + f.edits, 0);
   // isRefactoring: VS Code saves the files it opened for the edit, as for F2 (files.refactoring.autoSave).
   const applied = await (vscode.workspace.applyEdit as (e: vscode.WorkspaceEdit, m?: unknown) => Thenable<boolean>)(edit, { isRefactoring: true });
   if (!applied) {
