@@ -23,6 +23,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 # skipped.
 bash scripts/install-test-peers.sh
 bash scripts/install-debug-adapters.sh
+bash scripts/install-vscode-peers.sh  # code-server, Node 24, playwright-core, chromium (tests/e2e/test_vscode.py)
 PEERS_BIN="${LOCUS_PEERS_DIR:-$PWD/target/peers}/venv/bin"
 
 if command -v cargo-nextest >/dev/null 2>&1; then
@@ -35,5 +36,6 @@ cargo test --workspace --doc
 # End-to-end suites against real peers (Neovim 0.11 and Helix 25.07.1 driving `locus lsp`; the
 # Python MCP SDK and the MCP Inspector against `locus mcp` and the sidecar).
 cargo build -p locus-server
+(cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && npm test)  # the VS Code extension's unit tests (forwarding runs target/debug/locus)
 PATH="$PEERS_BIN:$PATH" LOCUS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/locus" \
   "$PEERS_BIN/pytest" -q tests/e2e
