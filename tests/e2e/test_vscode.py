@@ -381,6 +381,52 @@ def test_lm_tools_answer_what_mcp_answers(vscode):
 
 
 
+
+def readme_agent_snippets() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("### VS Code")
+    section = readme[start:readme.index("\n## ", start)]
+    import re
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.S)
+    return [text.strip() for lang, text in blocks if lang == "json" or re.match(r"(claude|codex) mcp add", text)]
+
+
+def test_readme_agent_snippets_reach_the_live_editor(vscode):
+    """Each agent snippet of the README, with the extension's own binary, starts an MCP server
+    over stdio that sees VS Code's editor."""
+    import asyncio
+    import shlex
+
+    from mcp import Client, StdioServerParameters
+
+    binary = next(vscode.exts.glob("locus.locus-*/bin/locus"))
+    snippets = readme_agent_snippets()
+    assert len(snippets) == 4, snippets
+    commands = []
+    for text in snippets:
+        if text.startswith("{"):
+            config = json.loads(text)
+            server = (config.get("servers") or config.get("mcpServers"))["locus"]
+            commands.append([server["command"], *server["args"]])
+        else:
+            words = shlex.split(text)
+            commands.append(words[words.index("--") + 1:])
+    d = vscode.driver
+    d("quickOpen", name="main.ts")
+    wait_for("main.ts active", lambda: vscode.context()["file"]["path"].endswith("main.ts"))
+
+    async def run(command: list[str]) -> dict:
+        command = [str(binary) if w == "/path/to/locus" else w.replace("${workspaceFolder}", str(vscode.ws)) for w in command]
+        async with Client(StdioServerParameters(command=command[0], args=command[1:], env=vscode.env, cwd=str(vscode.ws))) as client:
+            tools = await client.list_tools()
+            assert any(t.name == "editor_get_context" for t in tools.tools)
+            return (await client.call_tool("editor_get_context", {})).structured_content
+
+    for command in commands:
+        envelope = asyncio.run(asyncio.wait_for(run(command), 60))
+        assert envelope["editorContext"]["file"]["path"] == str(vscode.ws / "src" / "main.ts"), (command, envelope)
+
+
 # Editor actions (DESIGN §5), done by VS Code's own machinery. They change the workspace, so
 # they run last.
 
