@@ -86,7 +86,12 @@ local ok, err = xpcall(function()
   record('diagnostics', call('diagnostic_collect', vim.empty_dict()))
   record('diagnostics_app', call('diagnostic_collect', { path = 'app.py' }))
 
+  -- lib.py, in the window, has the rename's unsaved edits: with 'hidden' off Neovim opens
+  -- app.py in a split rather than abandon them.
+  vim.o.hidden = false
+  local windows = #vim.api.nvim_list_wins()
   record('open', call('editor_open_file', { path = 'app.py', line = 3 }))
+  record('open_split', #vim.api.nvim_list_wins() == windows + 1)
   record('open_buffer', vim.api.nvim_buf_get_name(0))
   record('open_cursor', vim.api.nvim_win_get_cursor(0))
   local r = locus.client(0):request_sync('locus/getContext', vim.empty_dict(), 10000, 0)

@@ -122,6 +122,7 @@ def test_editor_open_file_moves_neovims_cursor(session):
     assert e["ok"] is True, e
     assert r["open_buffer"] == str(work / "app.py")
     assert r["open_cursor"] == [3, 0]
+    assert r["open_split"] is True, "the modified buffer stays, in its own window"
     ctx = r["open_context"]
     assert ctx["file"]["path"] == str(work / "app.py") and ctx["cursor"]["line"] == 3
 

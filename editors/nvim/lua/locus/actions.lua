@@ -252,10 +252,10 @@ end
 -- {uri, line?, character?}: the file in the current window, the cursor on the position.
 handlers['editor.open'] = function(p, locus)
   local fname = vim.uri_to_fname(p.uri)
-  local bufnr = vim.fn.bufadd(fname)
+  local bufnr
   local win = api.nvim_get_current_win()
   if vim.bo[api.nvim_win_get_buf(win)].buftype ~= '' then
-    -- From a terminal or help window: the last window with a normal buffer, else a new one.
+    -- From a terminal or help window: a window with a normal buffer, else this one.
     for _, w in ipairs(api.nvim_tabpage_list_wins(0)) do
       if vim.bo[api.nvim_win_get_buf(w)].buftype == '' then
         win = w
@@ -264,7 +264,15 @@ handlers['editor.open'] = function(p, locus)
     end
     api.nvim_set_current_win(win)
   end
-  vim.cmd.edit(vim.fn.fnameescape(fname))
+  local opened, e = pcall(vim.cmd.edit, vim.fn.fnameescape(fname))
+  if not opened then
+    if not tostring(e):find('E37', 1, true) then
+      error(e, 0)
+    end
+    -- The window's buffer has unsaved changes and 'hidden' is off: a split keeps them.
+    vim.cmd.split(vim.fn.fnameescape(fname))
+    win = api.nvim_get_current_win()
+  end
   bufnr = api.nvim_get_current_buf()
   if p.line then
     local last = api.nvim_buf_line_count(bufnr)
