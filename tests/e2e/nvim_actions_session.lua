@@ -102,6 +102,11 @@ local ok, err = xpcall(function()
   record('file_rename', call('file_rename', { path = 'other.py', newPath = 'moved/other.py' }))
   record('moved_exists', vim.uv.fs_stat(work .. '/moved/other.py') ~= nil)
   record('old_exists', vim.uv.fs_stat(work .. '/other.py') ~= nil)
+
+  -- A file Neovim has not opened: loaded, handed to pyright, renamed in its buffer.
+  record('rename_unopened', call('symbol_rename', { path = 'moved/other.py', name = 'x', newName = 'y' }))
+  local moved = vim.fn.bufnr(work .. '/moved/other.py')
+  record('unopened_after', moved > 0 and text(moved) or vim.NIL)
 end, debug.traceback)
 
 if not ok then

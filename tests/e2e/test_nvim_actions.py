@@ -141,3 +141,11 @@ def test_file_rename_is_done_by_neovim(session):
     assert e["ok"] is True, e
     assert e["data"]["to"] == str(work / "moved" / "other.py")
     assert r["moved_exists"] is True and r["old_exists"] is False
+
+
+def test_symbol_rename_in_a_file_neovim_had_not_opened(session):
+    r, work = session
+    e = r["rename_unopened"]
+    assert e["ok"] is True, e
+    assert e["data"]["edits"] == 1
+    assert r["unopened_after"] == "y = 1"
