@@ -233,6 +233,15 @@ fn live_sidecars_and_an_unsafe_runtime_directory() {
         sidecar["detail"].as_str().unwrap().contains(&s.project.display().to_string()),
         "{sidecar}"
     );
+    // A sidecar that does not answer (stopped: alive, silent) is a problem, said in 3 s.
+    // SAFETY: kill only sends a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(server.pid() as i32, libc::SIGSTOP) }, 0);
+    let checks = s.checks();
+    // SAFETY: as above.
+    unsafe { libc::kill(server.pid() as i32, libc::SIGCONT) };
+    let stopped = checks.iter().find(|c| named(c)).unwrap();
+    assert_eq!(stopped["status"], "problem", "{stopped}");
+    assert!(stopped["detail"].as_str().unwrap().contains("did not answer within 3 s"), "{stopped}");
     server.stop();
 
     // A runtime directory others can write to: refused, with the fix.

@@ -11,7 +11,8 @@
 //! - Discovery and trust are `mcp::discovery`'s (the same rules agents are routed by);
 //!   transcript stores are `locus_memory::Stores`'s; debug adapters are the catalogue's
 //!   adapter registry. Nothing here re-implements them.
-//! - Every external program run (Neovim, a debug adapter's Python) is bounded in time.
+//! - Every wait is bounded: Neovim's answer (10 s), each sidecar's `bridge_status` (3 s),
+//!   another `locus --version` (3 s); the debug adapters are looked up as `debug_start` does.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -248,6 +249,30 @@ fn runtime_dir(env: &Env) -> Check {
     }
 }
 
+/// Whether the sidecar answers `bridge_status` over MCP within a few seconds; why not.
+fn answers(record: &discovery::Record) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(async {
+        let asked = tokio::time::timeout(Duration::from_secs(3), async {
+            let up = crate::mcp::proxy::connect(record, "locus-doctor").await?;
+            let request = rmcp::model::CallToolRequestParams::new("bridge_status");
+            let r = up.client.peer().call_tool(request).await.map_err(|e| e.to_string());
+            let _ = up.client.cancel().await;
+            r
+        })
+        .await;
+        match asked {
+            Ok(Ok(r)) if r.structured_content.as_ref().is_some_and(|e| e["ok"] == true) => Ok(()),
+            Ok(Ok(_)) => Err("it answered without a successful envelope".into()),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err("it did not answer within 3 s".into()),
+        }
+    })
+}
+
 fn sidecars(env: &Env) -> Vec<Check> {
     let survey = discovery::survey_in(&discovery::dir());
     let mut checks = Vec::new();
@@ -258,6 +283,13 @@ fn sidecars(env: &Env) -> Vec<Check> {
         let detail = format!("{editor} on {folders}, MCP at {}", r.url);
         let name = format!("sidecar pid {}", r.pid);
         let mine = env!("CARGO_PKG_VERSION");
+        if let Err(why) = answers(r) {
+            checks.push(
+                Check::new("sidecar", name, Status::Problem, format!("{detail}; MCP: {why}"))
+                    .fix("agents reach this editor through it: restart the editor's language server (or the editor)"),
+            );
+            continue;
+        }
         checks.push(if r.version == mine {
             Check::new("sidecar", name, Status::Ok, detail)
         } else {
