@@ -101,3 +101,130 @@ pub fn build_c(name: &str) -> PathBuf {
     assert!(built.success(), "gcc failed to build {}", source.display());
     binary
 }
+
+/// Starts an in-process scripted adapter on a loopback port and answers the port: a DAP
+/// server, as `debugpy --listen` is, for measuring Locus's own cost per request with an
+/// adapter that takes no time. Every connection gets the same script: `initialize`, then on
+/// `attach` or `launch` the `initialized` event; after `configurationDone` the program is
+/// stopped at a breakpoint in `total` of `programs/cart.py` (line 11, locals `acc`, `item`,
+/// `self`); `evaluate` answers `"30"`; steps and `continue` stop again at once; `disconnect`
+/// ends the connection. Needs a Tokio runtime.
+pub async fn fake_adapter() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let program = program("cart.py");
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let _ = stream.set_nodelay(true);
+            tokio::spawn(serve_fake(stream, program.clone()));
+        }
+    });
+    port
+}
+
+async fn serve_fake(stream: tokio::net::TcpStream, program: PathBuf) {
+    use serde_json::{Value, json};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use crate::protocol::{Decoded, Decoder, encode};
+
+    let (mut read, mut write) = stream.into_split();
+    let mut decoder = Decoder::default();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut seq = 0;
+    let mut held: Option<Value> = None;
+    let mut out = Vec::new();
+    let mut message = |kind: &str, mut body: Value| {
+        seq += 1;
+        body["seq"] = seq.into();
+        body["type"] = kind.into();
+        encode(&body)
+    };
+    let response = |request: &Value, body: Value| {
+        json!({"request_seq": request["seq"], "success": true, "command": request["command"],
+               "body": body})
+    };
+    let event = |name: &str, body: Value| json!({"event": name, "body": body});
+    let stopped = |reason: &str| {
+        event(
+            "stopped",
+            json!({"reason": reason, "threadId": 1, "allThreadsStopped": true,
+                                "hitBreakpointIds": if reason == "breakpoint" { json!([1]) } else { json!([]) }}),
+        )
+    };
+    loop {
+        let n = match read.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        decoder.push(&buf[..n]);
+        while let Some(decoded) = decoder.next() {
+            let Decoded::Message(request) = decoded else { continue };
+            let command = request["command"].as_str().unwrap_or_default().to_string();
+            let answer = match command.as_str() {
+                "initialize" => json!({"supportsConfigurationDoneRequest": true,
+                                       "supportsSetVariable": true}),
+                "attach" | "launch" => {
+                    held = Some(request.clone());
+                    out.extend(message("event", event("initialized", Value::Null)));
+                    continue;
+                }
+                "setBreakpoints" => {
+                    let lines = request["arguments"]["breakpoints"].as_array().cloned();
+                    let list: Vec<Value> = lines
+                        .unwrap_or_default()
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| json!({"id": i + 1, "verified": true, "line": b["line"]}))
+                        .collect();
+                    json!({"breakpoints": list})
+                }
+                "threads" => json!({"threads": [{"id": 1, "name": "MainThread"}]}),
+                "stackTrace" => json!({"stackFrames": [
+                    {"id": 1, "name": "total", "line": 11, "column": 13, "source": {"path": program}},
+                    {"id": 2, "name": "main", "line": 18, "column": 5, "source": {"path": program}},
+                ], "totalFrames": 2}),
+                "scopes" => json!({"scopes": [
+                    {"name": "Locals", "variablesReference": 10, "presentationHint": "locals", "expensive": false},
+                ]}),
+                "variables" => json!({"variables": [
+                    {"name": "acc", "value": "0", "type": "int", "variablesReference": 0},
+                    {"name": "item", "value": "3", "type": "int", "variablesReference": 0},
+                    {"name": "self", "value": "<Cart>", "type": "Cart", "variablesReference": 11},
+                ]}),
+                "evaluate" => json!({"result": "30", "type": "int", "variablesReference": 0}),
+                _ => Value::Null,
+            };
+            out.extend(message("response", response(&request, answer)));
+            match command.as_str() {
+                "configurationDone" => {
+                    if let Some(attach) = held.take() {
+                        out.extend(message("response", response(&attach, Value::Null)));
+                    }
+                    out.extend(message(
+                        "event",
+                        event(
+                            "process",
+                            json!({"name": program, "systemProcessId": std::process::id()}),
+                        ),
+                    ));
+                    out.extend(message(
+                        "event",
+                        event("thread", json!({"reason": "started", "threadId": 1})),
+                    ));
+                    out.extend(message("event", stopped("breakpoint")));
+                }
+                "next" | "stepIn" | "stepOut" => out.extend(message("event", stopped("step"))),
+                "continue" => out.extend(message("event", stopped("breakpoint"))),
+                "disconnect" => {
+                    let _ = write.write_all(&out).await;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if !out.is_empty() && write.write_all(&std::mem::take(&mut out)).await.is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Locus's own cost per debug tool call — the envelope, the debugContext, the bookkeeping —
+//! measured against an in-process scripted adapter that answers at once
+//! (`locus_dap::testing::fake_adapter`, over loopback TCP as `debugpy --listen` is), so what
+//! is measured is Locus plus loopback. DESIGN's target is ≤ 1 ms median per call.
+//!
+//! Each benchmark calls the tool through the catalogue as `locus mcp` does, on a session
+//! attached to the fake and stopped at a breakpoint:
+//! - `debug_status`: no adapter request (the stop's context is cached);
+//! - `expression_evaluate`: `stackTrace` + `evaluate`, then the context afresh
+//!   (`stackTrace`, `scopes`, `variables`, `threads`), since an expression may change state;
+//! - `variable_list`: `stackTrace`, `scopes`, `variables`;
+//! - `debug_step_over`: `next`, the `stopped` event and its `stackTrace`, the context before
+//!   and after (changedVariables).
+//!
+//! Run: `cargo bench -p locus-tools --bench debug`.
+
+use std::sync::{Arc, LazyLock};
+
+use divan::Bencher;
+use locus_dap::{Lookup, Registry, testing};
+use locus_tools::tools::debug;
+use locus_tools::{CallOptions, Catalogue, Detached, Host};
+use serde_json::{Value, json};
+
+struct Fixture {
+    rt: tokio::runtime::Runtime,
+    catalogue: Arc<Catalogue>,
+    host: Arc<dyn Host>,
+}
+
+impl Fixture {
+    fn call(&self, name: &str, args: Value) -> Value {
+        let outcome =
+            self.rt.block_on(self.catalogue.call(&self.host, name, args, CallOptions::default()));
+        let v = outcome.envelope.to_json();
+        assert_eq!(v["ok"], true, "{name}: {v:#}");
+        v
+    }
+}
+
+static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let port = rt.block_on(testing::fake_adapter());
+    let mut c = Catalogue::new();
+    debug::register_with(&mut c, Lookup::default(), Registry::builtin());
+    let f = Fixture { rt, catalogue: Arc::new(c), host: Arc::new(Detached::new()) };
+    let address = format!("127.0.0.1:{port}");
+    f.call("debug_attach", json!({"address": address, "adapter": "debugpy"}));
+    let v = f.call("debug_wait_for_stop", json!({"timeoutMs": 5000}));
+    assert_eq!(v["debugContext"]["localContext"]["locals"][0]["name"], "acc", "{v:#}");
+    f
+});
+
+fn main() {
+    divan::main();
+}
+
+#[divan::bench]
+fn debug_status(b: Bencher) {
+    let f = &*FIXTURE;
+    b.bench(|| f.call("debug_status", json!({})));
+}
+
+#[divan::bench]
+fn expression_evaluate(b: Bencher) {
+    let f = &*FIXTURE;
+    b.bench(|| f.call("expression_evaluate", json!({"expression": "acc + item * 10"})));
+}
+
+#[divan::bench]
+fn variable_list(b: Bencher) {
+    let f = &*FIXTURE;
+    b.bench(|| f.call("variable_list", json!({})));
+}
+
+#[divan::bench]
+fn debug_step_over(b: Bencher) {
+    let f = &*FIXTURE;
+    b.bench(|| f.call("debug_step_over", json!({"timeoutMs": 5000})));
+}
