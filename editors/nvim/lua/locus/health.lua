@@ -1,6 +1,7 @@
 -- `:checkhealth locus`: is the binary there and which version, is the server attached to the
 -- buffer you were in, where agents reach it (MCP endpoint and discovery file), whether symbols
--- are forwarded, which position encoding was negotiated, and whether focus events arrive.
+-- are forwarded, which position encoding was negotiated, which editor actions agents may ask
+-- for, and whether focus events arrive.
 
 local M = {}
 
@@ -129,6 +130,12 @@ local function check_server(locus, st)
       health.warn('position encoding: not negotiated yet', { 'The server has not answered initialize: see :LspLog.' })
     end
     check_mcp(locus, c)
+    local declared = vim.tbl_get(c.config, 'init_options', 'editorActions') or {}
+    if #declared > 0 then
+      health.ok('editor actions for agents: ' .. table.concat(declared, ', '))
+    else
+      health.info('editor actions: off (actions = false): agents cannot rename or open files through Neovim')
+    end
   end
   check_symbols(locus, bufnr)
 end
