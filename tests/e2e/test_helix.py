@@ -392,3 +392,16 @@ def test_buffer_names_relative_to_a_subfolder_or_under_home(tmp_path):
         assert h.sent("workspace/executeCommand")[-1]["arguments"][0]["path"] == "~/proj/src/app.py"
     finally:
         h.close()
+
+
+def test_editor_actions_answer_unsupported_with_helixs_own_way(helix):
+    """Helix has no plugin API to act for an agent (editor actions, DESIGN §5): Locus says what
+    the user can do in Helix instead, without asking Helix."""
+    args = json.dumps({"path": "src/app.py", "name": "greet", "newName": "welcome"})
+    run = subprocess.run([helix.locus, "call", "symbol_rename", "--json", args],
+                         capture_output=True, text=True, cwd=helix.cwd, env=helix.env, timeout=WAIT)
+    e = json.loads(run.stdout)
+    assert e["error"]["code"] == "E_UNSUPPORTED", e
+    assert e["error"]["hint"].startswith("Helix has no plugin API for this"), e
+    assert "<space>r" in e["error"]["hint"]
+    assert helix.received("locus/editorAction") == []
