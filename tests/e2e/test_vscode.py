@@ -263,6 +263,19 @@ def test_cursor_selection_and_unsaved_edit_reach_mcp_with_vscode_symbols(vscode)
     wait_for("the reverted file", lambda: not vscode.context()["file"]["isDirty"])
 
 
+def test_focus_in_the_terminal_keeps_the_editor_not_focused(vscode):
+    d = vscode.driver
+    d("quickOpen", name="greeter.ts")
+    d("clickLine", text="greet(name: string)")
+    wait_for("greeter.ts focused", lambda: (c := vscode.context())["file"]["path"].endswith("greeter.ts") and c["focused"] is True)
+    d("command", title="Terminal: Create New Terminal")
+    ctx = wait_for("the editor kept with focused: false", lambda: (c := vscode.context()) and c.get("focused") is False and c)
+    assert ctx["file"]["path"].endswith("greeter.ts")
+    assert ctx["cursor"]["line"] == 4
+    d("clickLine", text="return message;")
+    wait_for("focus back in the editor", lambda: (c := vscode.context())["focused"] is True and c["cursor"]["line"] == 6)
+    d("command", title="View: Hide Panel")
+
 def test_markdown_symbols_come_from_vscode(vscode):
     d = vscode.driver
     d("quickOpen", name="NOTES.md")
