@@ -492,3 +492,25 @@ def test_file_rename_updates_the_importing_file(vscode):
     # The TypeScript setting held at `always` for the rename is back as it was.
     env = vscode.call("setting_get", key="typescript.updateImportsOnFileMove.enabled", scope="user")
     assert env["data"]["value"] is None, env
+
+
+def test_mcp_port_setting_restarts_the_server_and_says_what_is_wrong(vscode):
+    """A port already taken and a port out of range each say so; the window stays."""
+    d = vscode.driver
+    settings = vscode.ws / ".vscode" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings.write_text(json.dumps({"locus.mcp.port": port}))
+        d("waitText", selector=".notifications-toasts", text=f"{port}")
+        texts = "\n".join(d("texts", selector=".notifications-toasts")["texts"])
+        assert "MCP endpoint failed" in texts, texts
+        d("screenshot", path=str(ARTIFACTS / "port-taken.png"))
+    settings.write_text(json.dumps({"locus.mcp.port": 70000}))
+    d("waitText", selector=".notifications-toasts", text="locus.mcp.port must be a whole number from 0 to 65535")
+    # It still starts, on a random port, and agents reach it.
+    d("waitText", selector=".statusbar-item", text="Locus: 127.0.0.1:")
+    wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+    settings.write_text("{}")
