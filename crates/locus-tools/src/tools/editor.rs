@@ -15,7 +15,7 @@ pub struct EditorGetContext;
 pub struct NoParams {}
 
 /// Nothing: the context rides in the envelope.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Empty {}
 
 impl Tool for EditorGetContext {
@@ -50,6 +50,10 @@ impl Tool for EditorGetContext {
     /// and the summary says why (DESIGN §4: no editor is not an error).
     async fn run(&self, _: NoParams, _: Cx) -> Result<Empty, ToolError> {
         Ok(Empty {})
+    }
+
+    fn data_schema(&self) -> Option<serde_json::Map<String, serde_json::Value>> {
+        Some(crate::params::output_schema_for::<Empty>())
     }
 
     fn summary(&self, _: &Empty, cx: &Cx) -> String {
