@@ -321,6 +321,7 @@ def test_cursor_latency_to_mcp(vscode):
                     while await line() != expected:
                         polls += 1
                         assert time.monotonic() < deadline, f"line {expected} not seen within 5 s"
+                        await asyncio.sleep(0.002)  # leave the two cores to VS Code and Locus
                     seen = time.time() * 1000
                     key_at = d.recv("press")["keyAt"]
                     if i >= 4:  # the first moves warm the session up
@@ -331,8 +332,9 @@ def test_cursor_latency_to_mcp(vscode):
     samples = asyncio.run(measure())
     samples.sort()
     p95 = samples[max(0, int(len(samples) * 0.95) - 1)]
-    print(f"\ncursor move -> MCP: n={len(samples)} median={statistics.median(samples):.1f} ms p95={p95:.1f} ms max={samples[-1]:.1f} ms", file=sys.stderr)
-    (ARTIFACTS / "latency.json").write_text(json.dumps({"samples_ms": samples, "median_ms": statistics.median(samples), "p95_ms": p95, "detail": detail}))
+    load = os.getloadavg()[0]
+    print(f"\ncursor move -> MCP: n={len(samples)} median={statistics.median(samples):.1f} ms p95={p95:.1f} ms max={samples[-1]:.1f} ms (load average {load:.1f})", file=sys.stderr)
+    (ARTIFACTS / "latency.json").write_text(json.dumps({"samples_ms": samples, "median_ms": statistics.median(samples), "p95_ms": p95, "loadAverage": load, "detail": detail}))
 
 
 def test_status_bar_and_menu(vscode):
