@@ -146,6 +146,34 @@ fn bad_bodies_answer_400_and_bad_params_minus_32602_over_http() {
     answered_correctly(&record, &session, s.pid()).unwrap();
 }
 
+/// A panic inside a tool (DESIGN §4, "Everywhere" of the first users' details) answers that
+/// call `E_INTERNAL`; the sidecar lives on, its editor state intact, and the next call works:
+/// over HTTP to the sidecar, and through `locus mcp` forwarding to it.
+#[test]
+fn a_panicking_tool_fails_only_its_own_call() {
+    let dirs = Dirs::new("mcp-bodies-panic");
+    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "panic-editor");
+    let session = initialize(&record);
+    let boom = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "test_sleep", "arguments": {"ms": 0, "panic": "a bug in a tool"}}});
+    for _ in 0..2 {
+        let a = post(&record, Some(&session), boom.to_string().as_bytes());
+        let m = a.message.as_ref().unwrap_or_else(|| panic!("no answer: {a:?}"));
+        assert_eq!(m["result"]["isError"], true, "{a:?}");
+        let error = &m["result"]["structuredContent"]["error"];
+        assert_eq!(error["code"], "E_INTERNAL", "{a:?}");
+        assert!(error["message"].as_str().unwrap().contains("a bug in a tool"), "{a:?}");
+        answered_correctly(&record, &session, s.pid()).unwrap();
+    }
+    let mut mcp = StdioMcp::start(&dirs, &dirs.workspace, &[]);
+    let r = mcp.call("test_sleep", json!({"ms": 0, "panic": "a bug in a tool"}));
+    assert_eq!(r["structuredContent"]["error"]["code"], "E_INTERNAL", "{r}");
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["pid"], s.pid(), "{r}");
+    assert!(s.alive());
+    assert!(mcp.close().success());
+}
+
 #[test]
 fn bad_params_answer_minus_32602_over_stdio() {
     let dirs = Dirs::new("mcp-bodies-stdio");

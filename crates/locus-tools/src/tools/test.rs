@@ -20,6 +20,11 @@ pub struct SleepParams {
     /// How long to wait, in milliseconds.
     #[schemars(example = 500, range(max = 600000))]
     pub ms: u64,
+    /// Panics with this message after the wait instead of answering (for the test that a
+    /// bug in a tool fails only its own call).
+    #[serde(default)]
+    #[schemars(example = &"a bug")]
+    pub panic: Option<String>,
 }
 
 /// `test_sleep`'s data.
@@ -55,6 +60,9 @@ impl Tool for TestSleep {
         // `sleep(0)` would still wait for the timer's next tick (about 1 ms).
         if p.ms > 0 {
             tokio::time::sleep(Duration::from_millis(p.ms)).await;
+        }
+        if let Some(message) = p.panic {
+            panic!("{message}");
         }
         Ok(Slept { ms: p.ms })
     }
