@@ -69,6 +69,8 @@ local ok, err = xpcall(function()
   end, 50), 'pyright published no diagnostics for app.py')
   record('declared', locus.client(lib).config.init_options.editorActions)
 
+  -- The user has an unsaved change in app.py; lib.py is as on disk.
+  vim.api.nvim_buf_set_lines(app, -1, -1, true, { '# note' })
   -- The cursor on `greet` in lib.py, as the user would leave it.
   vim.api.nvim_win_set_cursor(0, { 1, 5 })
   locus.send_cursor()
@@ -77,6 +79,8 @@ local ok, err = xpcall(function()
   record('lib_after', text(lib))
   record('app_after', text(app))
   record('lib_on_disk', table.concat(vim.fn.readfile(work .. '/lib.py'), '\n'))
+  record('app_on_disk', table.concat(vim.fn.readfile(work .. '/app.py'), '\n'))
+  record('lib_modified', vim.bo[lib].modified)
   record('app_modified', vim.bo[app].modified)
 
   -- pyright sees the edit and publishes again; then the problems list.
@@ -86,8 +90,9 @@ local ok, err = xpcall(function()
   record('diagnostics', call('diagnostic_collect', vim.empty_dict()))
   record('diagnostics_app', call('diagnostic_collect', { path = 'app.py' }))
 
-  -- lib.py, in the window, has the rename's unsaved edits: with 'hidden' off Neovim opens
-  -- app.py in a split rather than abandon them.
+  -- lib.py, in the window, has unsaved changes: with 'hidden' off Neovim opens app.py in a split
+  -- rather than abandon them.
+  vim.api.nvim_buf_set_lines(lib, -1, -1, true, { '# more' })
   vim.o.hidden = false
   local windows = #vim.api.nvim_list_wins()
   record('open', call('editor_open_file', { path = 'app.py', line = 3 }))

@@ -93,9 +93,13 @@ def test_symbol_rename_renames_across_files_through_pyright(session):
     assert d["edits"] == 3, d  # the definition, the import and the call
     assert r["lib_after"].startswith("def welcome(name):")
     assert r["app_after"].startswith('from lib import welcome\n\nprint(welcome("x"))')
-    # Locus wrote nothing: the edits are in Neovim's buffers, unsaved, as after a rename of its own.
-    assert r["lib_on_disk"].startswith("def greet(name):")
-    assert r["app_modified"] is True
+    # Locus wrote nothing; Neovim wrote lib.py, which had no unsaved changes, and left app.py,
+    # which had the user's, unsaved (as VS Code saves a refactoring's files).
+    assert r["lib_on_disk"].startswith("def welcome(name):") and r["lib_modified"] is False
+    assert r["app_on_disk"].startswith("from lib import greet") and r["app_modified"] is True
+    assert r["app_after"].endswith("# note")
+    editor = d["editor"]
+    assert editor["saved"] == [(work / "lib.py").as_uri()] and editor["unsaved"] == [(work / "app.py").as_uri()]
     assert e["editorContext"]["file"]["path"] == str(work / "lib.py")
 
 

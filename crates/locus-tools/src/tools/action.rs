@@ -398,6 +398,25 @@ fn applied(data: &Value) -> bool {
     data.get("applied").and_then(Value::as_bool).unwrap_or(true)
 }
 
+/// `; left unsaved in the editor: a.py` when the editor says it left edited files unsaved
+/// (their text on disk is older than the editor's).
+fn unsaved_note(answer: &Value) -> String {
+    let unsaved: Vec<FileEdits> = answer
+        .get("unsaved")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|u| FileEdits { path: path_of(u), edits: 0 })
+                .collect()
+        })
+        .unwrap_or_default();
+    if unsaved.is_empty() {
+        return String::new();
+    }
+    format!("; left unsaved in the editor (the disk has the old text): {}", list(&unsaved))
+}
+
 fn list(files: &[FileEdits]) -> String {
     let names: Vec<&str> = files
         .iter()
@@ -566,11 +585,12 @@ impl Tool for SymbolRename {
             return format!("{what} was not renamed: the editor did not apply the edit");
         }
         format!(
-            "Renamed {what} to `{}`: {} edits in {} files ({})",
+            "Renamed {what} to `{}`: {} edits in {} files ({}){}",
             d.new_name,
             d.edits,
             d.files.len(),
-            list(&d.files)
+            list(&d.files),
+            unsaved_note(&d.editor)
         )
     }
 }
@@ -779,7 +799,7 @@ impl Tool for FileRename {
             None if d.edits > 0 => format!("; {} edits in {}", d.edits, list(&d.files)),
             None => String::new(),
         };
-        format!("Renamed {} to {}{imports}", d.from, d.to)
+        format!("Renamed {} to {}{imports}{}", d.from, d.to, unsaved_note(&d.editor))
     }
 }
 

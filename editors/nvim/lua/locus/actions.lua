@@ -1,8 +1,9 @@
 -- Editor actions (DESIGN §5 `locus/editorAction`): what agents ask Neovim to do through Locus's
 -- tools (symbol_rename, file_rename, editor_open_file, diagnostic_collect), done by Neovim's own
 -- machinery — the buffer's other language servers for renames, `vim.diagnostic` for problems.
--- Locus never writes a file; the edits land in Neovim's buffers (unsaved, as after
--- `vim.lsp.buf.rename()`), and a renamed file is moved by Neovim.
+-- Locus never writes a file: the edits land in Neovim's buffers, Neovim writes those that had no
+-- unsaved changes of the user's (as VS Code saves a refactoring's files; `actions_save = false`
+-- leaves them all unsaved), and a renamed file is moved by Neovim.
 --
 -- Positions arrive in the encoding negotiated with Locus (the locus client's offset_encoding)
 -- and are converted to each language server's own.
@@ -167,6 +168,38 @@ local function edited_files(edit)
   return files
 end
 
+-- Applies `edit` (errors are raised), then — unless `actions_save` is off — has Neovim write
+-- the buffers it changed that had no unsaved changes of the user's before, as VS Code saves a
+-- refactoring's files (files.refactoring.autoSave); agents read files from disk. Returns the
+-- files with their edit counts, and the URIs saved and left unsaved.
+local function apply(edit, encoding)
+  local files = edited_files(edit)
+  local function buffer(uri)
+    local b = vim.fn.bufnr(vim.uri_to_fname(uri))
+    return b > 0 and api.nvim_buf_is_loaded(b) and b or nil
+  end
+  local dirty_before = {}
+  for _, f in ipairs(files) do
+    local b = buffer(f.uri)
+    dirty_before[f.uri] = b ~= nil and vim.bo[b].modified
+  end
+  vim.lsp.util.apply_workspace_edit(edit, encoding)
+  local save = require('locus').config.actions_save ~= false
+  local saved, unsaved = {}, {}
+  for _, f in ipairs(files) do
+    local b = buffer(f.uri)
+    if b and vim.bo[b].modified then
+      local wrote = save
+        and not dirty_before[f.uri]
+        and pcall(api.nvim_buf_call, b, function()
+          vim.cmd('silent lockmarks update')
+        end)
+      table.insert(wrote and saved or unsaved, f.uri)
+    end
+  end
+  return files, saved, unsaved
+end
+
 local handlers = {}
 
 -- {uri, position, newName}: the first of the buffer's language servers that can rename.
@@ -197,11 +230,11 @@ handlers['symbol.rename'] = function(p, locus)
       hint = 'Give the position of the symbol\'s name (symbol_outline shows where it starts)',
     })
   end
-  local ok, e = pcall(vim.lsp.util.apply_workspace_edit, edit, server.offset_encoding)
+  local ok, files, saved, unsaved = pcall(apply, edit, server.offset_encoding)
   if not ok then
-    return failure('Neovim could not apply the edit: ' .. tostring(e))
+    return failure('Neovim could not apply the edit: ' .. tostring(files))
   end
-  return { ok = true, data = { applied = true, server = server.name, files = edited_files(edit) } }
+  return { ok = true, data = { applied = true, server = server.name, files = files, saved = saved, unsaved = unsaved } }
 end
 
 -- {oldUri, newUri, updateImports}: workspace/willRenameFiles to the language servers that take
@@ -215,7 +248,7 @@ handlers['file.rename'] = function(p)
     return failure(new .. ' exists already', { code = 'E_INVALID_PARAMS' })
   end
   local files = { { oldUri = vim.uri_from_fname(old), newUri = vim.uri_from_fname(new) } }
-  local edited, asked, told = {}, {}, {}
+  local edited, asked, told, saved, unsaved = {}, {}, {}, {}, {}
   for _, c in ipairs(vim.lsp.get_clients()) do
     local ops = vim.tbl_get(c.server_capabilities or {}, 'workspace', 'fileOperations') or {}
     if c.name ~= locus_name() and p.updateImports ~= false and ops.willRename then
@@ -225,11 +258,13 @@ handlers['file.rename'] = function(p)
       end
       table.insert(asked, c.name)
       if type(edit) == 'table' then
-        local ok, e = pcall(vim.lsp.util.apply_workspace_edit, edit, c.offset_encoding)
+        local ok, f, s, u = pcall(apply, edit, c.offset_encoding)
         if not ok then
-          return failure('Neovim could not apply the import updates: ' .. tostring(e))
+          return failure('Neovim could not apply the import updates: ' .. tostring(f))
         end
-        vim.list_extend(edited, edited_files(edit))
+        vim.list_extend(edited, f)
+        vim.list_extend(saved, s)
+        vim.list_extend(unsaved, u)
       end
     end
     if c.name ~= locus_name() and ops.didRename then
@@ -245,7 +280,14 @@ handlers['file.rename'] = function(p)
   end
   return {
     ok = true,
-    data = { applied = true, importsUpdated = #asked > 0, servers = asked, files = edited },
+    data = {
+      applied = true,
+      importsUpdated = #asked > 0,
+      servers = asked,
+      files = edited,
+      saved = saved,
+      unsaved = unsaved,
+    },
   }
 end
 

@@ -38,6 +38,9 @@ M.config = {
   -- Let agents act through Neovim (editor actions: symbol_rename, file_rename, editor_open_file,
   -- diagnostic_collect); see lua/locus/actions.lua.
   actions = true,
+  -- After an action's edits, write the buffers it changed that had no unsaved changes before
+  -- (as VS Code saves a refactoring's files); false leaves every edited buffer unsaved.
+  actions_save = true,
 }
 
 local group = api.nvim_create_augroup('locus', { clear = true })

@@ -395,3 +395,23 @@ fn answers_in_the_vs_code_extensions_shape_are_read() {
         "{v}"
     );
 }
+
+#[test]
+fn the_summary_says_which_files_the_editor_left_unsaved() {
+    let dir = workspace("unsaved");
+    let editor: Arc<dyn Host> = Arc::new(Editor::new(&dir, |_, _| {
+        Ok(
+            json!({"applied": true, "files": [{"uri": "file:///w/a.py", "edits": 1}], "unsaved": ["file:///w/a.py"]}),
+        )
+    }));
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let catalogue = Arc::new(standard(Options { test_tools: false }));
+    let args = json!({"path": "a.py", "line": 1, "character": 5, "newName": "x"});
+    let outcome =
+        rt.block_on(catalogue.call(&editor, "symbol_rename", args, CallOptions::default()));
+    assert_eq!(
+        outcome.summary,
+        "Renamed the symbol at 1:5 to `x`: 1 edits in 1 files (a.py); left unsaved in the editor (the disk has the old text): a.py"
+    );
+}
