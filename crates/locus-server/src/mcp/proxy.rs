@@ -6,7 +6,11 @@
 //! [`LIVENESS_POLL`] of the sidecar's death (its pid is watched while the call waits, since a
 //! dropped HTTP stream is not always reported), or with `E_TIMEOUT` at the call's timeout
 //! (plus [`TIMEOUT_GRACE`] for the sidecar's own answer to arrive). A call that reached a
-//! sidecar is never run a second time in-process: it may have acted already.
+//! sidecar is never run a second time in-process: it may have acted already. `locus call`
+//! forwards through the same [`watch`].
+//!
+//! **Invariant:** every request on stdin gets an answer carrying its id: one rmcp cannot read
+//! (a `tools/call` whose `params` are not an object) is answered here ([`screen`]).
 
 use std::future::Future;
 use std::path::PathBuf;
