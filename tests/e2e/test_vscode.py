@@ -59,6 +59,36 @@ Small.
 """
 
 
+# Another extension's symbol providers that hang (Python) and throw (Ruby): Locus must bound
+# its wait, log it, fall back to tree-sitter and keep sending the cursor.
+MISBEHAVING_PACKAGE = {
+    "name": "misbehaving", "publisher": "locus-test", "version": "0.0.1", "engines": {"vscode": "^1.82.0"},
+    "main": "./extension.js", "activationEvents": ["onStartupFinished"],
+}
+MISBEHAVING_JS = """
+const vscode = require('vscode');
+exports.activate = (context) => {
+  context.subscriptions.push(
+    vscode.languages.registerDocumentSymbolProvider({ language: 'python' }, { provideDocumentSymbols: () => new Promise(() => {}) }),
+    vscode.languages.registerDocumentSymbolProvider({ language: 'ruby' }, { provideDocumentSymbols: () => { throw new Error('misbehaving provider'); } }),
+  );
+};
+"""
+
+HANG_PY = """class Shelf:
+    def count(self):
+        total = 0
+        return total
+"""
+
+THROW_RB = """class Shelf
+  def count
+    0
+  end
+end
+"""
+
+
 def locus_bin() -> str:
     path = os.environ.get("LOCUS_BIN") or str(Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "debug" / "locus")
     if not Path(path).is_file():
@@ -169,6 +199,8 @@ class VSCode:
         (self.ws / "src" / "greeter.ts").write_text(GREETER)
         (self.ws / "src" / "main.ts").write_text(MAIN)
         (self.ws / "NOTES.md").write_text(NOTES)
+        (self.ws / "hang.py").write_text(HANG_PY)
+        (self.ws / "throw.rb").write_text(THROW_RB)
         (self.ws / "tsconfig.json").write_text(json.dumps({"compilerOptions": {"strict": True, "target": "es2020", "module": "commonjs"}, "include": ["src"]}))
         self.user = tmp / "user"
         (self.user / "User").mkdir(parents=True)
@@ -179,6 +211,10 @@ class VSCode:
             "chat.disableAIFeatures": True, "editor.hover.enabled": False,
         }))
         self.exts = tmp / "extensions"
+        misbehaving = self.exts / "locus-test.misbehaving-0.0.1"
+        misbehaving.mkdir(parents=True)
+        (misbehaving / "package.json").write_text(json.dumps(MISBEHAVING_PACKAGE))
+        (misbehaving / "extension.js").write_text(MISBEHAVING_JS)
         self.selftest = tmp / "selftest.json"
         self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_CONFIG_HOME=str(tmp / "config"),
                         XDG_DATA_HOME=str(tmp / "data"), LOCUS_VSCODE_SELFTEST=str(self.selftest), LOCUS_LOG="info")
@@ -284,6 +320,25 @@ def test_markdown_symbols_come_from_vscode(vscode):
                    lambda: (c := vscode.context()) and c["file"]["path"].endswith("NOTES.md") and c["symbols"]["source"] == "language-server" and c)
     assert ctx["symbols"]["scopeHierarchy"] == "String:# Notes > String:## Design", ctx["symbols"]
 
+
+def locus_log(vscode) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in (vscode.user / "logs").rglob("*Locus*.log"))
+
+
+def test_a_symbol_provider_that_hangs_or_throws_falls_back_to_tree_sitter(vscode):
+    d = vscode.driver
+    for name, text, line in (("hang.py", "total = 0", 3), ("throw.rb", "def count", 2)):
+        d("quickOpen", name=name)
+        d("clickLine", text=text)
+        ctx = wait_for(f"{name} at the cursor", lambda: (c := vscode.context())["file"]["path"].endswith(name) and c["cursor"]["line"] == line and c)
+        assert ctx["symbols"]["source"] == "tree-sitter", ctx["symbols"]
+        assert ctx["symbols"]["scopeHierarchy"] == "Class:Shelf > Method:count", ctx["symbols"]
+        # The cursor still reaches Locus.
+        d("press", keys=["ArrowUp"])
+        wait_for(f"the cursor moving in {name}", lambda: vscode.context()["cursor"]["line"] == ctx["cursor"]["line"] - 1)
+    wait_for("the hanging provider logged", lambda: "hang.py: no answer within 5000 ms" in locus_log(vscode), timeout=30)
+    # VS Code swallows the exception of a provider and answers nothing, which is logged.
+    wait_for("the throwing provider logged", lambda: "throw.rb: VS Code's providers gave none" in locus_log(vscode), timeout=30)
 
 def test_cursor_latency_to_mcp(vscode):
     """Cursor move in VS Code to visible over MCP: median and p95 printed (no timed assertion)."""

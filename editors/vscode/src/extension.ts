@@ -501,7 +501,12 @@ class Extension {
     if (!Array.isArray(symbols) || (symbols.length === 0 && attempt < 3)) {
       // No provider (yet): language extensions activate and load their projects after the
       // document opens. Ask again a few times; tree-sitter answers meanwhile.
-      if (attempt < 3) this.scheduleSymbols(doc, 1000 * (attempt + 1), attempt + 1);
+      if (attempt < 3) {
+        this.scheduleSymbols(doc, 1000 * (attempt + 1), attempt + 1);
+      } else {
+        // VS Code swallows a provider's exception and answers nothing: say so once.
+        this.log(`document symbols of ${key}: VS Code's providers gave none (none registered for ${doc.languageId}, or they failed); tree-sitter answers for it`);
+      }
       return;
     }
     const running = this.running();
