@@ -272,6 +272,28 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
     Ok(())
 }
 
+/// Checks a 1-based `line` given as parameter `parameter` against a file of `lines` lines (as
+/// VS Code counts them): past the end is the agent's mistake, refused with `E_INVALID_PARAMS`
+/// naming the file's line count (DESIGN §4), never clamped. For every tool taking a line.
+pub fn line_within(parameter: &str, line: u32, lines: usize, path: &str) -> Result<(), ToolError> {
+    if line as usize <= lines {
+        return Ok(());
+    }
+    let noun = if lines == 1 { "line" } else { "lines" };
+    Err(ToolError::new(
+        ErrorCode::InvalidParams,
+        format!(
+            "parameter `{parameter}` is {line}, past the end of `{path}`, which has {lines} {noun}"
+        ),
+    )
+    .with_hint(format!(
+        "Give a line from 1 to {lines} (symbol_outline shows the file's symbols with their lines)"
+    ))
+    .with_details(
+        json!({"parameter": parameter, "received": line, "lineCount": lines, "path": path}),
+    ))
+}
+
 /// The bounds of an integer schema's `format` (`uint32`, …), which schemars writes for Rust's
 /// integer types without a `maximum`: a value beyond them would fail deserialization with a
 /// message naming no parameter.

@@ -415,21 +415,10 @@ fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
     })
 }
 
-/// A line given to a tool past the end of the file is the agent's mistake: it is refused
-/// naming the file's line count (DESIGN §4), not clamped.
+/// A line given to a tool past the end of the file is refused (DESIGN §4), not clamped.
 fn past_the_end(loaded: &Loaded, line: u32) -> Result<(), ToolError> {
     let lines = loaded.source.doc().line_count();
-    if line as usize <= lines {
-        return Ok(());
-    }
-    let path = loaded.path.display();
-    let noun = if lines == 1 { "line" } else { "lines" };
-    Err(ToolError::new(
-        ErrorCode::InvalidParams,
-        format!("parameter `line` is {line}, past the end of `{path}`, which has {lines} {noun}"),
-    )
-    .with_hint(format!("Give a line from 1 to {lines} (symbol_outline shows the file's symbols with their lines)"))
-    .with_details(json!({"parameter": "line", "received": line, "lineCount": lines, "path": path.to_string()})))
+    crate::params::line_within("line", line, lines, &loaded.path.display().to_string())
 }
 
 /// What part of an outline to answer.
