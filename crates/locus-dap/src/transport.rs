@@ -716,9 +716,9 @@ fn run_in_terminal(inner: &Inner, arguments: &Value) -> Result<Value, String> {
 fn die_with_parent(command: &mut tokio::process::Command) {
     #[cfg(target_os = "linux")]
     {
+        let parent = std::process::id();
         // SAFETY: the closure runs in the child between fork and exec; prctl(2) and getppid(2)
         // are async-signal-safe and touch no memory shared with the parent.
-        let parent = std::process::id();
         unsafe {
             command.pre_exec(move || {
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {

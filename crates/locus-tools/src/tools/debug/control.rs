@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use super::breakpoints::line_count;
 use super::context::{Var, frame0, workspace_id};
 use super::{
-    DEFAULT_WAIT_MS, Debugger, Live, by_file, cap, dap_error, debug_tool, place, resolve, spec,
+    DEFAULT_WAIT_MS, Debugger, Live, SessionParams, by_file, cap, dap_error, debug_tool, place,
+    resolve, spec,
 };
 use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 
@@ -66,16 +67,6 @@ pub struct RunToParams {
     #[serde(rename = "timeoutMs", default)]
     #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
     pub timeout_ms: Option<u64>,
-    /// The session (`s1`, …); the most recent when omitted.
-    #[serde(rename = "sessionId", default)]
-    #[schemars(example = &"s1")]
-    pub session_id: Option<String>,
-}
-
-/// Parameters of `debug_pause`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PauseParams {
     /// The session (`s1`, …); the most recent when omitted.
     #[serde(rename = "sessionId", default)]
     #[schemars(example = &"s1")]
@@ -210,7 +201,7 @@ debug_tool!(
 debug_tool!(
     /// `debug_pause`.
     DebugPause,
-    PauseParams,
+    SessionParams,
     spec(
         "debug_pause",
         "Pause the program",
@@ -291,8 +282,7 @@ pub(crate) async fn wait_for_any_stop(live: &Live, after: Duration) -> Result<St
 }
 
 async fn resume(d: &Debugger, p: ContinueParams, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+    let (live, target) = d.target(p.session_id.as_deref())?;
     let before = target.resume(Resume::Continue, None).await.map_err(dap_error)?;
     if p.wait != Some(true) {
         return Ok(json!({"state": "running"}));
@@ -320,8 +310,7 @@ async fn step_out(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolErro
 }
 
 async fn step(d: &Debugger, p: WaitParams, how: Resume, kind: &str) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+    let (live, target) = d.target(p.session_id.as_deref())?;
     let before = frame0(&live).await?;
     let from = target.snapshot().stop.and_then(|s| s.position);
     *live.stepping.lock().unwrap() = true;
@@ -423,9 +412,8 @@ async fn run_to(d: &Debugger, p: RunToParams, cx: &Cx) -> Result<Value, ToolErro
     }
 }
 
-async fn pause(d: &Debugger, p: PauseParams, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+async fn pause(d: &Debugger, p: SessionParams, _: &Cx) -> Result<Value, ToolError> {
+    let (live, target) = d.target(p.session_id.as_deref())?;
     let snap = target.snapshot();
     if let (Phase::Stopped, Some(stop)) = (&snap.phase, &snap.stop) {
         let mut data = stop_json(d, &live, stop);

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::context::MAX_VARIABLES;
-use super::{Debugger, cap, dap_error, debug_tool, spec};
+use super::{Debugger, SessionParams, cap, dap_error, debug_tool, spec};
 use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `stack_list`.
@@ -113,16 +113,6 @@ pub struct EvaluateParams {
     pub session_id: Option<String>,
 }
 
-/// Parameters of `output_read` and `thread_list`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SessionOnly {
-    /// The session (`s1`, …); the most recent when omitted.
-    #[serde(rename = "sessionId", default)]
-    #[schemars(example = &"s1")]
-    pub session_id: Option<String>,
-}
-
 debug_tool!(
     /// `stack_list`.
     StackList,
@@ -209,7 +199,7 @@ debug_tool!(
 debug_tool!(
     /// `output_read`.
     OutputRead,
-    SessionOnly,
+    SessionParams,
     spec(
         "output_read",
         "Read program output",
@@ -229,7 +219,7 @@ debug_tool!(
 debug_tool!(
     /// `thread_list`.
     ThreadList,
-    SessionOnly,
+    SessionParams,
     spec(
         "thread_list",
         "List threads",
@@ -284,8 +274,7 @@ fn stack_summary(d: &Value) -> String {
 }
 
 async fn variables(d: &Debugger, p: VariablesParams, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+    let (_, target) = d.target(p.session_id.as_deref())?;
     let (reference, scope_info) =
         container(&target, p.variables_reference, p.scope.as_deref(), p.frame_id).await?;
     let all = target.variables(reference).await.map_err(dap_error)?;
@@ -400,8 +389,7 @@ fn variables_summary(d: &Value) -> String {
 }
 
 async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+    let (live, target) = d.target(p.session_id.as_deref())?;
     let context = p.context.as_deref().unwrap_or("watch");
     if !["watch", "repl", "hover", "clipboard", "variables"].contains(&context) {
         return Err(ToolError::new(
@@ -434,8 +422,7 @@ async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, Tool
 }
 
 async fn set_variable(d: &Debugger, p: SetVariableParams, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+    let (live, target) = d.target(p.session_id.as_deref())?;
     let (reference, scope) =
         container(&target, p.variables_reference, p.scope.as_deref(), p.frame_id).await?;
     let v = target.set_variable(reference, &p.name, &p.value).await.map_err(dap_error)?;
@@ -460,7 +447,7 @@ fn evaluate_summary(d: &Value) -> String {
     format!("{} = {}", d["expression"].as_str().unwrap_or("?"), d["result"].as_str().unwrap_or("?"))
 }
 
-async fn output(d: &Debugger, p: SessionOnly, _: &Cx) -> Result<Value, ToolError> {
+async fn output(d: &Debugger, p: SessionParams, _: &Cx) -> Result<Value, ToolError> {
     let live = d.session(p.session_id.as_deref())?;
     let read = {
         let mut cursor = live.cursor.lock().unwrap();
@@ -486,9 +473,8 @@ fn output_summary(d: &Value) -> String {
     )
 }
 
-async fn threads(d: &Debugger, p: SessionOnly, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+async fn threads(d: &Debugger, p: SessionParams, _: &Cx) -> Result<Value, ToolError> {
+    let (_, target) = d.target(p.session_id.as_deref())?;
     let threads = target.threads().await.map_err(dap_error)?;
     let stopped_at = target.snapshot().stop.and_then(|s| s.thread_id);
     let list: Vec<Value> = threads

@@ -33,6 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use locus_dap::{OutputCursor, Session};
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{Catalogue, Category, Cx, ErrorCode, ToolError, ToolSpec, WhenToUse};
@@ -80,6 +82,18 @@ pub fn register_with(catalogue: &mut Catalogue, lookup: Lookup, registry: Regist
         .register(inspect::ExpressionEvaluate(d.clone()))
         .register(inspect::OutputRead(d.clone()))
         .register(inspect::ThreadList(d));
+}
+
+/// Parameters of the tools that only name a session (`debug_stop`, `debug_status`,
+/// `debug_pause`, `output_read`, …).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionParams {
+    /// The session (`s1`, …) from debug_start or debug_list_sessions; the most recent when
+    /// omitted.
+    #[serde(rename = "sessionId", default)]
+    #[schemars(example = &"s1")]
+    pub session_id: Option<String>,
 }
 
 /// One session as the family keeps it.
@@ -162,6 +176,14 @@ impl Debugger {
             inner.focus = Some(live.id.clone());
         }
         found
+    }
+
+    /// The session named (or the most recent) and the session that holds its program's
+    /// stops ([`Live::target`]).
+    pub(crate) fn target(&self, id: Option<&str>) -> Result<(Arc<Live>, Arc<Session>), ToolError> {
+        let live = self.session(id)?;
+        let target = live.target();
+        Ok((live, target))
     }
 
     /// Every session, oldest first.

@@ -11,7 +11,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::context::debugger_state;
-use super::{Debugger, by_file, dap_error, debug_tool, exactly_one, functions, resolve, spec};
+use super::{
+    Debugger, SessionParams, by_file, dap_error, debug_tool, exactly_one, functions, resolve, spec,
+};
 use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `debug_start`.
@@ -61,17 +63,6 @@ const PID_WAIT: Duration = Duration::from_secs(2);
 
 fn example_env() -> BTreeMap<String, String> {
     BTreeMap::from([("DEBUG".to_string(), "1".to_string())])
-}
-
-/// Parameters of tools that only name a session.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SessionParams {
-    /// The session (`s1`, …) from debug_start or debug_list_sessions; the most recent when
-    /// omitted.
-    #[serde(rename = "sessionId", default)]
-    #[schemars(example = &"s1")]
-    pub session_id: Option<String>,
 }
 
 /// No parameters.
@@ -480,8 +471,7 @@ fn stop_summary(d: &Value) -> String {
 }
 
 async fn status(d: &Debugger, p: SessionParams, _: &Cx) -> Result<Value, ToolError> {
-    let live = d.session(p.session_id.as_deref())?;
-    let target = live.target();
+    let (live, target) = d.target(p.session_id.as_deref())?;
     let snap = target.snapshot();
     let parent = live.session.snapshot();
     let threads = snap.threads.clone();
