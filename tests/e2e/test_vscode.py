@@ -404,7 +404,19 @@ def test_status_bar_and_menu(vscode):
     for item in ["Copy MCP URL", "Copy Agent Snippet", "Restart", "Stop Server", "Show Log"]:
         assert item in joined, joined
     d("screenshot", path=str(ARTIFACTS / "status-menu.png"))
-    d("press", keys=["Escape"])
+    # Stop Server, then Start Server and Restart from the same menu: a new locus lsp each time.
+    old_pid = vscode.record["pid"]
+    d("pickQuick", text="Stop Server")
+    d("waitText", selector=".statusbar-item", text="Locus: stopped")
+    wait_for("the stopped server's discovery file gone", lambda: not (vscode.runtime / "locus" / f"{old_pid}.json").exists())
+    d("clickStatus", text="Locus: stopped")
+    d("pickQuick", text="Start Server")
+    record = wait_for("a new sidecar", lambda: (r := vscode._record()) and r["pid"] != old_pid and r)
+    d("clickStatus", text="Locus: 127.0.0.1")
+    d("pickQuick", text="Restart")
+    vscode.record = wait_for("the restarted sidecar", lambda: (r := vscode._record()) and r["pid"] != record["pid"] and r)
+    d("waitText", selector=".statusbar-item", text=vscode.record["url"].split("/")[2].replace("127.0.0.1", "Locus: 127.0.0.1"))
+    wait_for("the editor state after the restart", lambda: vscode.call("editor_get_context")["ok"])
 
 
 def normalize(envelope):
