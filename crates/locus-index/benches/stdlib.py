@@ -54,20 +54,40 @@ def summary(values):
             "max": max(values), "n": len(values)}
 
 
+def proc_figures(pid: int) -> dict:
+    """CPU seconds, resident and peak resident memory of a live process, from /proc."""
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    kb = lambda k: int(status[k].split()[0]) / 1024
+    return {"cpu_s": (int(stat[11]) + int(stat[12])) / ticks, "rss_mb": kb("VmRSS"), "peak_rss_mb": kb("VmHWM")}
+
+
+async def cold_run(locus: str, tree: Path) -> dict:
+    """A fresh `locus mcp` (in-process): from its start until its index is built, then its
+    CPU time and memory."""
+    params = StdioServerParameters(command=locus, args=["mcp", "--workspace", str(tree)], cwd=str(tree),
+                                   env=dict(os.environ, XDG_RUNTIME_DIR=tempfile.mkdtemp()))
+    start = time.perf_counter()
+    async with Client(params) as client:
+        while True:
+            r = (await client.call_tool("symbol_search", {"query": "zz_no_such_symbol_zz"})).structured_content
+            if "indexing" not in r["data"]:
+                break
+        wall = time.perf_counter() - start
+        status = (await client.call_tool("bridge_status", {})).structured_content["data"]
+        index = status["symbolIndex"]
+        figures = proc_figures(status["pid"])
+        return {"wall_s": wall, "build_s": index["buildMs"] / 1000, "files": index["files"],
+                "symbols": index["symbols"], "skipped": index["skipped"], "index_mb": index["memoryBytes"] / 2**20,
+                **figures}
+
+
 def cold(locus: str, tree: Path, runs: int) -> dict:
-    walls, cpus, rss = [], [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.Popen([locus, "symbols", "zz_no_such_symbol_zz", "--workspace", str(tree)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tree)
-        _, status, usage = os.wait4(proc.pid, 0)
-        walls.append(time.perf_counter() - start)
-        cpus.append(usage.ru_utime + usage.ru_stime)
-        rss.append(usage.ru_maxrss / 1024)
-        err = proc.stderr.read().decode()
-        if status != 0 or "still being built" in err:
-            sys.exit(f"locus symbols failed or answered before the index was built: {err}")
-    return {"wall_s": summary(walls), "cpu_s": summary(cpus), "peak_rss_mb": summary(rss)}
+    results = [asyncio.run(cold_run(locus, tree)) for _ in range(runs)]
+    out = {k: summary([r[k] for r in results]) for k in ["wall_s", "build_s", "cpu_s", "rss_mb", "peak_rss_mb", "index_mb"]}
+    out.update({k: results[-1][k] for k in ["files", "symbols", "skipped"]})
+    return out
 
 
 def ast_symbols(tree: Path):

@@ -12,6 +12,10 @@ fn main() {
     while let Some(a) = args.next() {
         if a == "--query" {
             queries.extend(args.next());
+        } else if a == "--queries-from" {
+            let file = args.next().expect("a file of queries, one a line");
+            let text = std::fs::read_to_string(file).expect("readable");
+            queries.extend(text.lines().map(String::from));
         } else {
             folders.push(std::fs::canonicalize(&a).expect("a folder"));
         }
@@ -28,10 +32,16 @@ fn main() {
         s.skipped,
         s.memory_bytes >> 20
     );
+    let quiet = queries.len() > 50;
+    let mut times = Vec::new();
     for q in queries {
         let t = Instant::now();
         let query = Query { text: q.clone(), kinds: Vec::new(), path: None, limit: 10, near: None };
         let answer = index.search(&query);
+        times.push((t.elapsed(), q.clone()));
+        if quiet {
+            continue;
+        }
         println!("{q}: {} hits (more: {}) in {:?}", answer.hits.len(), answer.more, t.elapsed());
         for h in answer.hits {
             println!(
@@ -43,6 +53,19 @@ fn main() {
                 h.containers,
                 h.name
             );
+        }
+    }
+    if quiet {
+        times.sort();
+        let n = times.len();
+        println!(
+            "median {:?} p99 {:?} max {:?}",
+            times[n / 2].0,
+            times[n * 99 / 100].0,
+            times[n - 1].0
+        );
+        for (t, q) in times.iter().rev().take(15) {
+            println!("  {t:?} {q}");
         }
     }
 }

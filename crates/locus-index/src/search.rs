@@ -14,6 +14,9 @@ use crate::store::{Store, SymRef};
 /// The most matches one answer holds.
 pub const MAX_LIMIT: usize = 200;
 
+/// The most names the fuzzy matcher scores for one query (the shortest candidates).
+const FUZZY_BUDGET: usize = 1000;
+
 /// What to look for.
 #[derive(Debug, Clone)]
 pub struct Query {
@@ -212,10 +215,24 @@ impl Search<'_> {
         let mut fuzzy = Fuzzy::new(name);
         let mask = fuzzy.mask;
         let ascii = k.is_ascii();
-        for flat in &store.flat {
-            if flat.mask & mask != mask || (ascii && !matching::subsequence(&flat.key, &k)) {
-                continue;
-            }
+        // Names that hold the query's letters in order: cheap checks, so every name is
+        // looked at. The matcher then scores the shortest of them, at most FUZZY_BUDGET (the
+        // best fuzzy matches are short: nucleo charges every gap), which bounds a query's cost
+        // whatever the workspace's size.
+        let mut candidates: Vec<(usize, usize)> = store
+            .flat
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.mask & mask == mask && (!ascii || matching::subsequence(&f.key, &k)))
+            .map(|(i, f)| (f.key.len(), i))
+            .collect();
+        if candidates.len() > FUZZY_BUDGET {
+            candidates.select_nth_unstable(FUZZY_BUDGET);
+            candidates.truncate(FUZZY_BUDGET);
+            self.more = true;
+        }
+        for (_, i) in candidates {
+            let flat = &store.flat[i];
             let Some(score) = fuzzy.score(&store.sym(flat.first).name) else { continue };
             let Some(slot) = store.names.get(&*flat.key) else { continue };
             for &r in &slot.refs {
