@@ -404,6 +404,16 @@ def test_status_bar_and_menu(vscode):
     for item in ["Copy MCP URL", "Copy Agent Snippet", "Restart", "Stop Server", "Show Log"]:
         assert item in joined, joined
     d("screenshot", path=str(ARTIFACTS / "status-menu.png"))
+    # Copy Agent Snippet → Claude Code: `claude mcp add` with the extension's own binary.
+    d("pickQuick", text="Copy Agent Snippet")
+    d("pickQuick", text="Claude Code")
+    binary = next(vscode.exts.glob("locus.locus-*/bin/locus"))
+    wait_for("the snippet on the clipboard", lambda: d("clipboard")["text"] == f"claude mcp add locus -- {binary} mcp")
+    d("clickStatus", text="Locus: 127.0.0.1")
+    d("pickQuick", text="Copy MCP URL")
+    wait_for("the URL on the clipboard", lambda: d("clipboard")["text"] == vscode.record["url"])
+    d("clickStatus", text="Locus: 127.0.0.1")
+    d("waitText", selector=".quick-input-list .monaco-list-row", text="Stop Server")
     # Stop Server, then Start Server and Restart from the same menu: a new locus lsp each time.
     old_pid = vscode.record["pid"]
     d("pickQuick", text="Stop Server")
