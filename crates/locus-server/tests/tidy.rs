@@ -25,7 +25,18 @@ const LAYERS: &[(&str, &[&str])] = &[
         "locus-tools",
         &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-memory", "locus-dap"],
     ),
-    ("locus-server", &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-tools"]),
+    // locus-memory: `locus doctor` reports the transcript stores where they are looked for.
+    (
+        "locus-server",
+        &[
+            "locus-doc",
+            "locus-scopes",
+            "locus-context",
+            "locus-index",
+            "locus-memory",
+            "locus-tools",
+        ],
+    ),
 ];
 
 /// Protocol and serialization-at-the-edge crates, allowed only in the binary.
