@@ -10,10 +10,12 @@ the venv running pytest). A missing one fails the test: it never skips.
 """
 
 import asyncio
+import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -183,5 +185,43 @@ def test_debug_test_picks_the_test_at_the_editors_cursor(env):
             await call("debug_stop")
 
         asyncio.run(session(env, body))
+    finally:
+        sidecar.stop()
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_killed_sidecar_takes_a_tcp_adapter_along(env):
+    """SIGKILL leaves Locus no time to end its sessions: js-debug's server (a TCP adapter) and
+    its program still end with the sidecar. (js-debug ends on its own when Locus's side goes;
+    PR_SET_PDEATHSIG is there for an adapter that would not, so this test alone does not
+    tell the two apart.)"""
+    program = js_program(env)
+    sidecar = Sidecar(env)
+    try:
+        def call(tool, args):
+            p = subprocess.run([locus_bin(), "call", tool, "--json", json.dumps(args)], cwd=env.workspace,
+                               env=env.vars, capture_output=True, text=True, timeout=120)
+            assert p.returncode == 0, p.stdout + p.stderr
+            return json.loads(p.stdout)
+
+        e = call("debug_start", {"program": str(program), "stopOnEntry": True})
+        adapter = e["data"]["adapterPid"]
+        e = call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+        pids = [adapter] + ([e["debugContext"]["debuggerState"]["pid"]] if e["debugContext"]["debuggerState"]["pid"] else [])
+        assert all(alive(pid) for pid in pids), pids
+        sidecar.proc.kill()
+        sidecar.proc.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in pids):
+            assert time.monotonic() < deadline, f"processes outlived the killed sidecar: {[p for p in pids if alive(p)]}"
+            time.sleep(0.05)
     finally:
         sidecar.stop()

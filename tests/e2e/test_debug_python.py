@@ -199,8 +199,9 @@ def test_sessions_live_in_the_sidecar_and_not_in_a_one_shot_call(env):
 
 
 def test_a_killed_sidecar_takes_its_adapter_and_program_along(env):
-    """SIGKILL leaves Locus no time to end its sessions: the adapter dies with it
-    (PR_SET_PDEATHSIG), and the program with the adapter."""
+    """SIGKILL leaves Locus no time to end its sessions: the adapter still ends with it (debugpy
+    on its closed stdin, any adapter through PR_SET_PDEATHSIG), and the program with the
+    adapter."""
     need_peers()
     (env.workspace / "cart.py").write_text(PROGRAM)
     env.vars["LOCUS_DAP_PYTHON"] = sys.executable

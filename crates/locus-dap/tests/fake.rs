@@ -570,3 +570,33 @@ async fn a_tcp_adapter_that_never_prints_its_port_fails_with_a_bound() {
         "{err:?}"
     );
 }
+
+/// Whether a process runs (a zombie has ended).
+fn alive(pid: u32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+}
+
+/// An adapter that would outlive Locus (this one waits for its next connection, its pipes
+/// still open) dies with the thread that started it, as with a SIGKILLed Locus: the runtime
+/// and the client are leaked, so nothing of Locus's ends it; only `PR_SET_PDEATHSIG` can.
+#[test]
+fn an_adapter_dies_with_the_thread_that_started_it() {
+    let pid = std::thread::spawn(|| {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let launcher = tcp_adapter(&["--listen"], PortSource::Printed);
+        let client = rt.block_on(Client::start(&launcher, config())).unwrap();
+        let pid = client.adapter_pid().unwrap();
+        assert!(alive(pid));
+        std::mem::forget(client);
+        std::mem::forget(rt);
+        pid
+    })
+    .join()
+    .unwrap();
+    let deadline = Instant::now() + BOUND;
+    while alive(pid) {
+        assert!(Instant::now() < deadline, "the adapter {pid} outlived the thread that started it");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
