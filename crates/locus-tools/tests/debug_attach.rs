@@ -107,3 +107,37 @@ fn attach_to_a_native_program_by_its_pid() {
     let v = h.call("debug_attach", json!({"pid": pid, "address": "127.0.0.1:9"}));
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v:#}");
 }
+
+#[test]
+fn attach_to_a_go_program_by_its_pid() {
+    testing::require("dlv");
+    testing::require("go");
+    let module = testing::program("go");
+    let dir = std::env::temp_dir().join(format!("locus-go-ticks-{}", std::process::id()));
+    let binary = dir.join("ticks");
+    let built = Command::new("go")
+        .args(["build", "-gcflags=all=-N -l", "-o"])
+        .arg(&binary)
+        .arg("./ticks")
+        .current_dir(&module)
+        .status()
+        .unwrap();
+    assert!(built.success(), "go build failed");
+    let child = Program(Command::new(&binary).spawn().unwrap());
+    let pid = child.0.id();
+    let h = Harness::new();
+    h.ok("breakpoint_set", json!({"path": module.join("ticks/main.go"), "line": 9}));
+    // A Go binary says so in its build information: Delve.
+    let v = h.ok("debug_attach", json!({"pid": pid}));
+    assert_eq!(v["data"]["adapter"], "delve", "{v:#}");
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["position"]["line"], 9, "{v:#}");
+    let v = h.ok("expression_evaluate", json!({"expression": "ticks >= 0"}));
+    assert_eq!(v["data"]["result"], "true", "{v:#}");
+    h.ok("breakpoint_clear", json!({}));
+    h.ok("debug_stop", json!({}));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(i64::from(pid)), "a detached program goes on");
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}
