@@ -141,3 +141,40 @@ fn attach_to_a_go_program_by_its_pid() {
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn attach_to_a_node_program_by_its_inspector_address() {
+    testing::require("node");
+    let program = testing::program("ticks.js");
+    let port = free_port();
+    let child = Program(
+        Command::new("node")
+            .arg(format!("--inspect=127.0.0.1:{port}"))
+            .arg(&program)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let pid = child.0.id();
+    let h = Harness::new();
+    h.ok("breakpoint_set", json!({"path": program, "line": 4}));
+    let address = format!("127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let v = loop {
+        let v = h.call("debug_attach", json!({"address": address, "adapter": "js-debug"}));
+        if v["ok"] == true || Instant::now() > deadline {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(v["ok"], true, "{v:#}");
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["position"]["line"], 4, "{v:#}");
+    let v = h.ok("expression_evaluate", json!({"expression": "ticks >= 0"}));
+    assert_eq!(v["data"]["result"], "true", "{v:#}");
+    h.ok("breakpoint_clear", json!({}));
+    h.ok("debug_stop", json!({}));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(i64::from(pid)), "a detached program goes on");
+}
