@@ -221,3 +221,50 @@ def test_a_killed_sidecar_takes_its_adapter_and_program_along(env):
             time.sleep(0.05)
     finally:
         sidecar.stop()
+
+
+LAUNCH_JSON = '''{
+  // As VS Code writes it: comments and trailing commas.
+  "version": "0.2.0",
+  "configurations": [
+    {
+      "name": "Cart",
+      "type": "debugpy",
+      "request": "launch",
+      "program": "${workspaceFolder}/cart.py",
+      "args": ["--from", "${env:LOCUS_E2E_FROM}"],
+    },
+  ],
+}
+'''
+
+
+def test_a_launch_json_configuration_over_locus_mcp(env):
+    need_peers()
+    (env.workspace / "cart.py").write_text(PROGRAM)
+    (env.workspace / ".vscode").mkdir()
+    (env.workspace / ".vscode" / "launch.json").write_text(LAUNCH_JSON)
+    env.vars["LOCUS_DAP_PYTHON"] = sys.executable
+    env.vars["LOCUS_E2E_FROM"] = "launch.json"
+
+    async def main():
+        params = StdioServerParameters(command=locus_bin(), args=["mcp"], env=env.vars, cwd=str(env.workspace))
+        async with Client(params) as client:
+            async def call(name, args=None, ok=True):
+                r = await client.call_tool(name, args or {})
+                e = r.structured_content
+                assert e is not None and e["ok"] is ok, f"{name}: {r}"
+                return e
+
+            await call("breakpoint_set", {"path": "cart.py", "line": 11})
+            e = await call("debug_start", {"configuration": "Cart"})
+            assert e["data"]["adapter"] == "debugpy" and e["data"]["configuration"] == "Cart", e
+            e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+            assert e["data"]["position"]["line"] == 11, e
+            e = await call("expression_evaluate", {"expression": "sys.argv[1:]"})
+            assert e["data"]["result"] == "['--from', 'launch.json']", e
+            await call("debug_stop")
+            e = await call("debug_start", {"configuration": "Nope"}, ok=False)
+            assert e["error"]["code"] == "E_NOT_FOUND" and "Cart" in e["error"]["hint"], e
+
+    asyncio.run(main())
