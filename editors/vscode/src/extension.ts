@@ -20,6 +20,8 @@ import { declaredTools, lmApi, registerTools, selfTest } from './tools';
 const SYMBOLS_TIMEOUT_MS = 5000;
 /** Quiet after an edit before VS Code's symbols are asked for again. */
 const SYMBOLS_SETTLE_MS = 300;
+/** When to ask again for the symbols of a document VS Code had none for (yet). */
+const SYMBOLS_RETRIES_MS = [1000, 2000, 4000, 8000, 15000, 30000];
 /** The cursor reaches Locus at once, then at most every this many ms while it moves. */
 const CURSOR_THROTTLE_MS = 30;
 
@@ -68,6 +70,10 @@ class Extension {
   private readonly cursor: Throttle;
   private readonly symbolTimers = new Map<string, NodeJS.Timeout>();
   private readonly symbolsSent = new Map<string, number>();
+  private readonly symbolsNone = new Set<string>();
+  private readonly symbolsHung = new Map<string, number>();
+  private readonly symbolsInFlight = new Set<string>();
+  private readonly symbolsAsked = new Map<string, number>();
   private contextTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -97,6 +103,7 @@ class Extension {
           this.terminalFocused = false;
           this.sendActive();
           this.cursor.fire();
+          this.symbolsIfMissing(e.textEditor.document);
         }
       }),
       vscode.window.onDidChangeActiveTextEditor((e) => {
@@ -124,6 +131,9 @@ class Extension {
       vscode.window.onDidChangeVisibleTextEditors(() => this.sendActive()),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         this.symbolsSent.delete(doc.uri.toString());
+        this.symbolsNone.delete(doc.uri.toString());
+        this.symbolsAsked.delete(doc.uri.toString());
+        this.symbolsHung.delete(doc.uri.toString());
         this.sendActive();
       }),
       vscode.workspace.onDidOpenTextDocument((doc) => tracked(doc) && this.scheduleSymbols(doc, 0)),
@@ -465,6 +475,14 @@ class Extension {
     }, 150);
   }
 
+  /** A document whose symbols VS Code has not given yet is asked again at a cursor move (at most every 2 s). */
+  private symbolsIfMissing(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    if (this.symbolsSent.get(key) === doc.version || this.symbolsHung.get(key) === doc.version || this.symbolTimers.has(key) || this.symbolsInFlight.has(key)) return;
+    if (performance.now() - (this.symbolsAsked.get(key) ?? -Infinity) < 2000) return;
+    this.scheduleSymbols(doc, 0, SYMBOLS_RETRIES_MS.length);
+  }
+
   private scheduleSymbols(doc: vscode.TextDocument, delay: number, attempt = 0): void {
     const key = doc.uri.toString();
     clearTimeout(this.symbolTimers.get(key));
@@ -484,11 +502,15 @@ class Extension {
     const key = doc.uri.toString();
     const version = doc.version;
     if (this.symbolsSent.get(key) === version) return;
+    this.symbolsAsked.set(key, performance.now());
+    this.symbolsInFlight.add(key);
     const r = await bounded(
       () => vscode.commands.executeCommand<any[]>('vscode.executeDocumentSymbolProvider', doc.uri),
       SYMBOLS_TIMEOUT_MS,
-    );
+    ).finally(() => this.symbolsInFlight.delete(key));
     if (r.timedOut) {
+      // Not asked again for this version (an edit asks again): the provider hangs.
+      this.symbolsHung.set(key, version);
       this.log(`document symbols of ${key}: no answer within ${SYMBOLS_TIMEOUT_MS} ms; Locus uses tree-sitter for it meanwhile`);
       return;
     }
@@ -498,14 +520,18 @@ class Extension {
     }
     if (doc.isClosed || doc.version !== version) return; // a newer version is on its way
     const symbols = r.value;
-    if (!Array.isArray(symbols) || (symbols.length === 0 && attempt < 3)) {
-      // No provider (yet): language extensions activate and load their projects after the
-      // document opens. Ask again a few times; tree-sitter answers meanwhile.
-      if (attempt < 3) {
-        this.scheduleSymbols(doc, 1000 * (attempt + 1), attempt + 1);
-      } else {
+    if (!Array.isArray(symbols) || symbols.length === 0) {
+      // No provider (yet), or no symbols (which tree-sitter says as well): language extensions
+      // activate and load their projects after the document opens, slowly on a busy machine.
+      // Ask again, further apart each time, and at cursor moves (symbolsIfMissing);
+      // tree-sitter answers meanwhile.
+      if (!this.symbolsNone.has(key)) {
         // VS Code swallows a provider's exception and answers nothing: say so once.
-        this.log(`document symbols of ${key}: VS Code's providers gave none (none registered for ${doc.languageId}, or they failed); tree-sitter answers for it`);
+        this.symbolsNone.add(key);
+        this.log(`document symbols of ${key}: VS Code's providers gave none (none registered for ${doc.languageId}, not ready yet, or they failed); tree-sitter answers until they do`);
+      }
+      if (attempt < SYMBOLS_RETRIES_MS.length) {
+        this.scheduleSymbols(doc, SYMBOLS_RETRIES_MS[attempt], attempt + 1);
       }
       return;
     }
