@@ -186,6 +186,46 @@ async def agreement(client, symbols):
             "misses_by_kind": collections.Counter(m["kind"] for m in misses)}
 
 
+async def editor_edits(tree: Path, count: int) -> dict:
+    """A real `locus lsp` with its sidecar over the tree, driven by a minimal LSP client
+    (tests/e2e/mcp_common.py): an edit to an open 2,600-line file (argparse.py) sent as
+    didChange, then `symbol_search` over MCP HTTP until it finds the new name."""
+    sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+    from mcp_common import Env, Sidecar
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    env = Env(Path(tempfile.mkdtemp()))
+    env.workspace = tree
+    sidecar = Sidecar(env)
+    try:
+        path = tree / "argparse.py"
+        text = path.read_text()
+        sidecar.open(path, text)
+        lines = text.count("\n")
+        headers = {"Authorization": f"Bearer {sidecar.token}"}
+        client = Client(streamable_http_client(sidecar.url, http_client=create_mcp_http_client(headers=headers)))
+        async with client:
+            while "indexing" in (await client.call_tool("symbol_search", {"query": "x"})).structured_content["data"]:
+                pass
+            found, inside = [], []
+            for i in range(count):
+                name = f"typed_in_editor_{i}"
+                start = time.perf_counter()
+                sidecar.edit(path, i + 2, lines + i * 2, f"def {name}():\n    pass\n")
+                while True:
+                    r = (await client.call_tool("symbol_search", {"query": name, "limit": 1})).structured_content
+                    if r["data"]["symbols"] and r["data"]["symbols"][0]["name"] == name:
+                        inside.append(r["meta"]["durationMs"])
+                        break
+                    if time.perf_counter() - start > 10:
+                        raise SystemExit(f"{name} not found within 10 s")
+                found.append((time.perf_counter() - start) * 1000)
+        return {"found_after_ms": summary(found), "finding_search_inside_locus_ms": summary(inside)}
+    finally:
+        sidecar.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--locus", default=str(ROOT / "target" / "release" / "locus"))
@@ -194,6 +234,7 @@ def main():
     ap.add_argument("--queries", type=int, default=2000)
     ap.add_argument("--edits", type=int, default=20)
     ap.add_argument("--skip-agreement", action="store_true")
+    ap.add_argument("--editor-only", action="store_true")
     args = ap.parse_args()
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     tree = stdlib_copy(Path(args.dir))
@@ -201,6 +242,10 @@ def main():
     lines = sum(p.read_bytes().count(b"\n") for p in files)
     print(json.dumps({"tree": str(tree), "py_files": len(files), "lines": lines, "cores": os.cpu_count(),
                       "loadavg": os.getloadavg()}), flush=True)
+    if args.editor_only:
+        os.environ["LOCUS_BIN"] = args.locus
+        print(json.dumps({"editor_edit": asyncio.run(editor_edits(tree, args.edits))}), flush=True)
+        return
     print(json.dumps({"cold": cold(args.locus, tree, args.runs)}), flush=True)
     symbols, bad = ast_symbols(tree)
     names = sorted({s[1] for s in symbols})

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use locus_doc::Document;
-use locus_scopes::{Language, Registry, Source, Symbol, SymbolKind};
+use locus_scopes::{Language, Outline, Registry, Source, Symbol, SymbolKind};
 
 /// No parent: a top-level symbol.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -73,8 +73,11 @@ pub(crate) fn symbols_of_doc(doc: Document, language: Language) -> Vec<Sym> {
     if !source.has_symbols() {
         return Vec::new();
     }
-    let outline = source.outline();
-    let doc = source.doc();
+    symbols_of_outline(source.doc(), &source.outline())
+}
+
+/// The symbols of an outline already computed for `doc`.
+pub(crate) fn symbols_of_outline(doc: &Document, outline: &Outline) -> Vec<Sym> {
     let mut out = Vec::with_capacity(outline.total);
     let mut line_buf = String::new();
     for s in &outline.symbols {

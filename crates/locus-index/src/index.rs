@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 use locus_doc::Document;
-use locus_scopes::{Language, Registry};
+use locus_scopes::{Language, Outline, Registry};
 use rayon::prelude::*;
 
 use crate::file::{self, Sym};
@@ -144,6 +144,9 @@ pub struct OpenDoc {
     pub doc: Document,
     /// The editor's language id.
     pub language_id: String,
+    /// Its outline, when the caller keeps one up to date (the editor state does): used
+    /// instead of parsing the text again.
+    pub outline: Option<Arc<Outline>>,
 }
 
 /// The workspace symbol index. Cheap to share (`Arc`); every method may be called from any
@@ -314,9 +317,11 @@ impl Index {
                 let head = d.doc.slice(0, d.doc.len_bytes().min(256));
                 registry.for_path(&d.path, head.lines().next())
             });
-            let syms = match language {
-                Some(l) if self.config.indexes(l) => file::symbols_of_doc(d.doc, l),
-                _ => Vec::new(),
+            let syms = match (language, &d.outline) {
+                (Some(l), _) if !self.config.indexes(l) => Vec::new(),
+                (Some(_), Some(outline)) => file::symbols_of_outline(&d.doc, outline),
+                (Some(l), None) => file::symbols_of_doc(d.doc, l),
+                (None, _) => Vec::new(),
             };
             write(&self.store).insert(&d.path, syms, Some(stamp));
             lock(&self.overlays).insert(d.path, stamp);

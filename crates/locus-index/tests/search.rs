@@ -196,6 +196,7 @@ fn open_documents_win_over_the_disk_until_closed() {
         path: path.clone(),
         doc: Document::new(text, version),
         language_id: "python".into(),
+        outline: None,
     };
     index.sync_open(vec![open("def in_editor():\n    pass\n", 1)]);
     let hits = index.search(&query("in_editor")).hits;

@@ -47,18 +47,19 @@ pub fn current() -> Option<Arc<Index>> {
 }
 
 /// The index with the editor's open documents synced into it (their unsaved text wins over
-/// the disk's). The state's lock is held only to copy the documents (O(1) each).
+/// the disk's). Their outlines come from the editor state, which keeps them up to date edit
+/// by edit (incrementally), so an edit costs the index only the copy of symbols.
 pub fn synced(state: &Shared) -> Option<Arc<Index>> {
     let index = current()?;
     let docs: Vec<OpenDoc> = state.with(|s| {
-        s.snapshot()
-            .documents
+        s.outlines()
             .into_iter()
             .filter(|d| !d.path.contains("://"))
             .map(|d| OpenDoc {
                 path: PathBuf::from(d.path),
                 doc: d.doc,
                 language_id: d.language_id,
+                outline: d.outline,
             })
             .collect()
     });

@@ -155,6 +155,19 @@ pub struct DocumentSnapshot {
     pub selection: Option<Span>,
 }
 
+/// One open document for the symbol index ([`EditorState::outlines`]).
+#[derive(Debug, Clone)]
+pub struct DocumentOutline {
+    /// The file path (the URI itself for documents that are not files).
+    pub path: String,
+    /// The language id.
+    pub language_id: String,
+    /// The text at this moment (shared with the mirror).
+    pub doc: Document,
+    /// Its outline, when its syntax tree is current.
+    pub outline: Option<std::sync::Arc<locus_scopes::Outline>>,
+}
+
 /// The whole editor state. Use it through [`Shared`].
 pub struct EditorState {
     docs: HashMap<String, DocState>,
@@ -529,6 +542,22 @@ impl EditorState {
     /// The text and version of a document (for tests and debugging).
     pub fn text(&self, uri: &str) -> Option<(i32, String)> {
         self.docs.get(&key_of(uri)).map(|d| (d.text().version(), d.text().text()))
+    }
+
+    /// Each open document's path, language id and text, with its outline when its tree is
+    /// current (awake, no deferred edits): computed as a context would compute it, so after an
+    /// edit only the changed region is outlined again. For the workspace symbol index.
+    pub fn outlines(&self) -> Vec<DocumentOutline> {
+        self.docs
+            .values()
+            .map(|d| DocumentOutline {
+                path: d.path.clone(),
+                language_id: d.language_id.clone(),
+                doc: d.text().clone(),
+                outline: (!d.asleep && d.pending.is_none() && d.source.has_symbols())
+                    .then(|| d.source.outline()),
+            })
+            .collect()
     }
 
     /// A light copy of everything, for readers that must not hold the lock.
