@@ -35,7 +35,7 @@ fs.chmodSync(dest, 0o755);
 try {
   execFileSync('strip', ['--strip-debug', dest], { stdio: 'ignore' });
 } catch {
-  console.error('note: strip is not available (or not for this target); the binary is shipped as built');
+  console.error('note: strip failed or is not available (or not for this target); the binary is shipped as built');
 }
 if (!fs.existsSync(path.join(extensionDir, 'dist', 'extension.js'))) {
   console.error('error: dist/extension.js is missing; run `npm run bundle` first (`npm run package` does)');
@@ -43,8 +43,13 @@ if (!fs.existsSync(path.join(extensionDir, 'dist', 'extension.js'))) {
 }
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const vsce = path.join(extensionDir, 'node_modules', '@vscode', 'vsce', 'vsce');
-execFileSync(process.execPath, [vsce, 'package', '--target', target, '--out', out, '--skip-license', '--no-dependencies', '--allow-missing-repository'], {
-  cwd: extensionDir,
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+try {
+  execFileSync(process.execPath, [vsce, 'package', '--target', target, '--out', out, '--skip-license', '--no-dependencies', '--allow-missing-repository'], {
+    cwd: extensionDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+} finally {
+  // The copy is in the VSIX now; a binary of tens of MB is not left in the source tree.
+  fs.rmSync(binDir, { recursive: true, force: true });
+}
 console.log(`${out} (${target}, locus from ${source})`);

@@ -71,8 +71,8 @@ class Extension {
   private readonly symbolTimers = new Map<string, NodeJS.Timeout>();
   private readonly symbolsSent = new Map<string, number>();
   private readonly symbolsNone = new Set<string>();
-  private readonly symbolsHung = new Map<string, number>();
-  private readonly symbolsInFlight = new Set<string>();
+  /** The version whose symbols are being asked for, per document. */
+  private readonly symbolsInFlight = new Map<string, number>();
   private readonly symbolsAsked = new Map<string, number>();
   private contextTimer: NodeJS.Timeout | undefined;
 
@@ -133,7 +133,7 @@ class Extension {
         this.symbolsSent.delete(doc.uri.toString());
         this.symbolsNone.delete(doc.uri.toString());
         this.symbolsAsked.delete(doc.uri.toString());
-        this.symbolsHung.delete(doc.uri.toString());
+        this.symbolsInFlight.delete(doc.uri.toString());
         this.sendActive();
       }),
       vscode.workspace.onDidOpenTextDocument((doc) => tracked(doc) && this.scheduleSymbols(doc, 0)),
@@ -478,7 +478,7 @@ class Extension {
   /** A document whose symbols VS Code has not given yet is asked again at a cursor move (at most every 2 s). */
   private symbolsIfMissing(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
-    if (this.symbolsSent.get(key) === doc.version || this.symbolsHung.get(key) === doc.version || this.symbolTimers.has(key) || this.symbolsInFlight.has(key)) return;
+    if (this.symbolsSent.get(key) === doc.version || this.symbolTimers.has(key) || this.symbolsInFlight.get(key) === doc.version) return;
     if (performance.now() - (this.symbolsAsked.get(key) ?? -Infinity) < 2000) return;
     this.scheduleSymbols(doc, 0, SYMBOLS_RETRIES_MS.length);
   }
@@ -495,31 +495,45 @@ class Extension {
     );
   }
 
-  /** Asks VS Code's providers for the document's symbols (bounded) and pushes them with their version. */
+  /**
+   * Asks VS Code's providers for the document's symbols and pushes them with their version.
+   * The wait is bounded: past SYMBOLS_TIMEOUT_MS it is logged and tree-sitter answers, but a
+   * late answer (a TypeScript project that loads slowly) is still pushed when it comes, if the
+   * document has not changed since; a provider that hangs never answers, and is not asked again
+   * for that version.
+   */
   private async sendSymbols(doc: vscode.TextDocument, attempt: number): Promise<void> {
     const client = this.running();
     if (!client || doc.isClosed) return;
     const key = doc.uri.toString();
     const version = doc.version;
-    if (this.symbolsSent.get(key) === version) return;
+    if (this.symbolsSent.get(key) === version || this.symbolsInFlight.get(key) === version) return;
     this.symbolsAsked.set(key, performance.now());
-    this.symbolsInFlight.add(key);
-    const r = await bounded(
-      () => vscode.commands.executeCommand<any[]>('vscode.executeDocumentSymbolProvider', doc.uri),
-      SYMBOLS_TIMEOUT_MS,
-    ).finally(() => this.symbolsInFlight.delete(key));
+    this.symbolsInFlight.set(key, version);
+    const asked = Promise.resolve(vscode.commands.executeCommand<any[]>('vscode.executeDocumentSymbolProvider', doc.uri));
+    const r = await bounded(() => asked, SYMBOLS_TIMEOUT_MS);
     if (r.timedOut) {
-      // Not asked again for this version (an edit asks again): the provider hangs.
-      this.symbolsHung.set(key, version);
-      this.log(`document symbols of ${key}: no answer within ${SYMBOLS_TIMEOUT_MS} ms; Locus uses tree-sitter for it meanwhile`);
+      this.log(`document symbols of ${key}: no answer within ${SYMBOLS_TIMEOUT_MS} ms; tree-sitter answers until it comes`);
+      asked.then(
+        (value) => {
+          if (this.symbolsInFlight.get(key) === version) this.symbolsInFlight.delete(key);
+          this.gotSymbols(doc, version, value, attempt);
+        },
+        () => this.symbolsInFlight.get(key) === version && this.symbolsInFlight.delete(key),
+      );
       return;
     }
+    if (this.symbolsInFlight.get(key) === version) this.symbolsInFlight.delete(key);
     if (r.error !== undefined) {
-      this.log(`document symbols of ${key}: a provider failed: ${(r.error as Error)?.message ?? r.error}; Locus uses tree-sitter for it`);
+      this.log(`document symbols of ${key}: a provider failed: ${(r.error as Error)?.message ?? r.error}; tree-sitter answers for it`);
       return;
     }
-    if (doc.isClosed || doc.version !== version) return; // a newer version is on its way
-    const symbols = r.value;
+    this.gotSymbols(doc, version, r.value, attempt);
+  }
+
+  private gotSymbols(doc: vscode.TextDocument, version: number, symbols: unknown, attempt: number): void {
+    const key = doc.uri.toString();
+    if (doc.isClosed || doc.version !== version || this.symbolsSent.get(key) === version) return; // a newer version is on its way
     if (!Array.isArray(symbols) || symbols.length === 0) {
       // No provider (yet), or no symbols (which tree-sitter says as well): language extensions
       // activate and load their projects after the document opens, slowly on a busy machine.
@@ -539,7 +553,7 @@ class Extension {
     if (!running) return;
     this.symbolsSent.set(key, version);
     void running
-      .sendNotification('locus/didChangeSymbols', { textDocument: { uri: key, version }, symbols: lspSymbols(symbols) })
+      .sendNotification('locus/didChangeSymbols', { textDocument: { uri: key, version }, symbols: lspSymbols(symbols as any[]) })
       .catch((e) => this.log(`didChangeSymbols: ${e}`));
   }
 }
