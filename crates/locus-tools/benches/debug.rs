@@ -12,6 +12,11 @@
 //! - `debug_step_over`: `next`, the `stopped` event and its `stackTrace`, the context before
 //!   and after (changedVariables).
 //!
+//! Beside them, against the real debugpy (stopped at a breakpoint of `cart.py`): the whole
+//! `expression_evaluate` through the catalogue (`debugpy_tool_evaluate`), and the adapter's
+//! own time for the same expression — one DAP `evaluate` request on a session of locus-dap
+//! (`debugpy_raw_evaluate`).
+//!
 //! Run: `cargo bench -p locus-tools --bench debug`.
 
 use std::sync::{Arc, LazyLock};
@@ -51,6 +56,53 @@ static FIXTURE: LazyLock<Fixture> = LazyLock::new(|| {
     assert_eq!(v["debugContext"]["localContext"]["locals"][0]["name"], "acc", "{v:#}");
     f
 });
+
+/// A real debugpy session stopped at a breakpoint: through the catalogue, and straight over
+/// locus-dap for the adapter's own time.
+struct Debugpy {
+    tools: Fixture,
+    session: locus_dap::Session,
+    frame: locus_dap::FrameId,
+}
+
+static DEBUGPY: LazyLock<Debugpy> = LazyLock::new(|| {
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let program = testing::program("cart.py");
+    let mut c = Catalogue::new();
+    debug::register_with(&mut c, testing::lookup(), Registry::builtin());
+    let tools = Fixture { rt, catalogue: Arc::new(c), host: Arc::new(Detached::new()) };
+    tools.call("breakpoint_set", json!({"path": program, "line": 11}));
+    tools.call("debug_start", json!({"program": program}));
+    tools.call("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    let (session, frame) = tools.rt.block_on(async {
+        let mut config = locus_dap::SessionConfig::standard();
+        config.lookup = testing::lookup();
+        let registry = Registry::builtin();
+        let session =
+            locus_dap::Session::start(registry.get("debugpy").unwrap(), config).await.unwrap();
+        session.set_breakpoints(&program, &[locus_dap::SourceBreakpoint::at(11)]).await.unwrap();
+        session.launch(&json!({"program": program})).await.unwrap();
+        session.wait_for_stop(0, std::time::Duration::from_secs(30)).await.unwrap();
+        let frame = session.stack_trace(None, Some(1)).await.unwrap()[0].id;
+        (session, frame)
+    });
+    Debugpy { tools, session, frame }
+});
+
+#[divan::bench]
+fn debugpy_tool_evaluate(b: Bencher) {
+    let d = &*DEBUGPY;
+    b.bench(|| d.tools.call("expression_evaluate", json!({"expression": "acc + item * 10"})));
+}
+
+#[divan::bench]
+fn debugpy_raw_evaluate(b: Bencher) {
+    let d = &*DEBUGPY;
+    b.bench(|| {
+        d.tools.rt.block_on(d.session.evaluate("acc + item * 10", Some(d.frame), "watch")).unwrap()
+    });
+}
 
 fn main() {
     divan::main();
