@@ -185,7 +185,9 @@ def test_stdio_in_process_without_a_sidecar(env):
     (env.workspace / "greeter.py").write_text(PY)
 
     async def main():
-        async with stdio(env, "--timeout", "200") as client:
+        # --timeout bounds in-process calls too; room for a cold query compile in a debug build
+        # on a loaded machine before the sleep shows the bound.
+        async with stdio(env, "--timeout", "3000") as client:
             status = structured(await client.call_tool("bridge_status", {}))["data"]
             assert status["mode"] == "in-process"
             r = await client.call_tool("editor_get_context", {})
@@ -194,7 +196,7 @@ def test_stdio_in_process_without_a_sidecar(env):
             assert "no running `locus lsp`" in r.content[0].text
             e = structured(await client.call_tool("symbol_scope_at", {"path": "greeter.py", "line": 4, "character": 9}))
             assert e["data"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
-            e = structured(await client.call_tool("test_sleep", {"ms": 3000}))
+            e = structured(await client.call_tool("test_sleep", {"ms": 20000}))
             assert e["error"]["code"] == "E_TIMEOUT"
 
     asyncio.run(main())
