@@ -15,7 +15,7 @@ use crate::store::{Store, SymRef};
 pub const MAX_LIMIT: usize = 200;
 
 /// The most names the fuzzy matcher scores for one query (the shortest candidates).
-const FUZZY_BUDGET: usize = 1000;
+const FUZZY_BUDGET: usize = 400;
 
 /// What to look for.
 #[derive(Debug, Clone)]
