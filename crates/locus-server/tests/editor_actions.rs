@@ -102,8 +102,11 @@ fn answer(action: &str, params: &Value) -> Option<Value> {
         "setting.set" => {
             Some(json!({"error": {"code": -32602, "message": "key must be a dotted name"}}))
         }
-        "diagnostics.get" => {
-            Some(json!({"error": {"code": -32603, "message": "the problems list is busy"}}))
+        "diagnostics.get" => Some(json!({"error": {"code": -32603,
+            "message": "the problems list is busy", "data": {"hint": "try again in a moment"}}})),
+        // VS Code's answer when its rename provider did not rename.
+        "file.rename" => {
+            Some(json!({"error": {"code": -32803, "message": "the editor did not rename"}}))
         }
         _ => None,
     }
@@ -172,12 +175,15 @@ fn tools_reach_the_editor_and_its_answers_come_back() {
     assert_eq!(e["error"]["code"], "E_INVALID_PARAMS", "{e}");
     assert!(e["error"]["message"].as_str().unwrap().contains("dotted name"), "{e}");
 
-    // Another error: the editor's message, E_UNSUPPORTED by default.
+    // Another error (-32603): the editor tried and failed, which is not E_UNSUPPORTED (that is
+    // for actions it cannot do): E_INTERNAL with the editor's message and hint.
     let r = record.clone();
     let (e, _) =
         with_editor(&mut s, answer, move || mcp_call(&r, "diagnostic_collect", json!({}), None));
-    assert_eq!(e["error"]["code"], "E_UNSUPPORTED", "{e}");
+    assert_eq!(e["error"]["code"], "E_INTERNAL", "{e}");
     assert!(e["error"]["message"].as_str().unwrap().contains("the problems list is busy"), "{e}");
+    assert_eq!(e["error"]["hint"], "try again in a moment", "{e}");
+    assert_eq!(e["error"]["details"]["failedIn"], "editor", "{e}");
     assert!(e.get("editorContext").is_none());
 
     // Not declared: refused without asking the editor.
@@ -189,6 +195,22 @@ fn tools_reach_the_editor_and_its_answers_come_back() {
     assert!(asked.is_empty(), "{asked:?}");
     assert!(path.exists(), "Locus moved nothing");
     s.stop();
+
+    let (mut vs, vs_record) = start(&dirs, &["file.rename"]);
+    // -32803 (VS Code: the WorkspaceEdit was not applied): a failure, E_INTERNAL with the
+    // editor's message, never E_UNSUPPORTED.
+    let (e, asked) = with_editor(&mut vs, answer, move || {
+        mcp_call(&vs_record, "file_rename", json!({"path": "h.py", "newPath": "g.py"}), None)
+    });
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(e["error"]["code"], "E_INTERNAL", "{e}");
+    assert_eq!(
+        e["error"]["message"],
+        "action-editor could not do `file.rename`: the editor did not rename",
+        "{e}"
+    );
+    assert!(e["error"]["hint"].as_str().unwrap().contains("tried and failed"), "{e}");
+    vs.stop();
 }
 
 #[test]

@@ -76,7 +76,7 @@ pub struct ActionEditor {
 /// Why an editor action has no answer (editor action).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActionError {
-    /// No editor is connected to this process.
+    /// No editor is connected to this process, or its connection closed before it answered.
     NoEditor,
     /// The editor cannot do it (JSON-RPC `-32601`), with the hint it gave.
     Unsupported {
@@ -87,7 +87,8 @@ pub enum ActionError {
     },
     /// The editor did not answer within the wait.
     Timeout(Duration),
-    /// The editor answered with an error, or the connection failed.
+    /// The editor tried and failed: it answered an error other than `-32601`. `data.code`
+    /// may name one of Locus's codes (`E_NOT_FOUND`, `E_TIMEOUT`, …).
     Failed {
         /// What the editor said.
         message: String,

@@ -337,3 +337,53 @@ pub fn parse<T: DeserializeOwned>(
         .with_details(json!({"reason": e.to_string()}))
     })
 }
+
+/// Finds the file a tool's `path` names: absolute, else against each workspace folder, then
+/// the working directory; the first candidate that is an open document of the editor or a
+/// file on disk, canonicalized. For every tool taking the path of an existing file.
+///
+/// An empty path, or one that names a folder, is the agent's mistake (`E_INVALID_PARAMS`);
+/// a path found nowhere answers `E_NOT_FOUND` listing each place looked once.
+pub fn resolve_file(cx: &crate::Cx, path: &str) -> Result<std::path::PathBuf, ToolError> {
+    use std::path::Path;
+    if path.is_empty() {
+        return Err(ToolError::new(ErrorCode::InvalidParams, "`path` is empty")
+            .with_details(json!({"parameter": "path"})));
+    }
+    let given = Path::new(path);
+    let mut candidates = Vec::new();
+    if given.is_absolute() {
+        candidates.push(given.to_path_buf());
+    } else {
+        candidates.extend(cx.host.status().workspace_folders.iter().map(|f| f.join(given)));
+        if let Ok(cwd) = std::env::current_dir() {
+            candidates.push(cwd.join(given));
+        }
+    }
+    let mut folder = None;
+    for c in &candidates {
+        if cx.host.document(c).is_some() || c.is_file() {
+            return Ok(std::fs::canonicalize(c).unwrap_or_else(|_| c.clone()));
+        }
+        if folder.is_none() && c.is_dir() {
+            folder = Some(c.clone());
+        }
+    }
+    if let Some(folder) = folder {
+        return Err(ToolError::new(
+            ErrorCode::InvalidParams,
+            format!("`{}` is a folder, not a file", folder.display()),
+        )
+        .with_details(json!({"parameter": "path", "path": folder.display().to_string()})));
+    }
+    let mut looked: Vec<String> = Vec::new();
+    for c in &candidates {
+        let c = c.display().to_string();
+        if !looked.contains(&c) {
+            looked.push(c);
+        }
+    }
+    Err(ToolError::new(ErrorCode::NotFound, format!("no file `{path}`"))
+        .with_hint("Pass an absolute path, or one relative to a workspace folder")
+        .with_details(json!({"path": path, "looked": looked})))
+}

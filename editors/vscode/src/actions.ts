@@ -84,6 +84,7 @@ async function symbolRename(p: Record<string, unknown>): Promise<unknown> {
   }
   if (!edit || edit.size === 0) {
     throw failed('no rename provider answered for this position (is the language extension active?)', {
+      code: 'E_NOT_FOUND',
       hint: 'put the position on the symbol\'s name; a language extension with rename support must be installed',
     });
   }

@@ -1,7 +1,8 @@
 //! Editor actions (DESIGN §5): the editor declares what it can do in
 //! `initializationOptions.editorActions`; tools ask it with `locus/editorAction` requests
 //! `{action, params}`, which it answers `{ok, data}` or with a JSON-RPC error (`-32601` and a
-//! `data.hint` for an action it cannot do).
+//! `data.hint` for an action it cannot do; any other error is a failure of an action it
+//! tried, never "unsupported").
 //!
 //! **Invariants.**
 //! - Every request waits at most the time the tool gives it; an editor that never answers
@@ -118,12 +119,8 @@ impl EditorLink for Link {
                     }
                     return Err(ActionError::Timeout(wait));
                 }
-                Ok(Err(_)) | Ok(Ok(None)) => {
-                    return Err(ActionError::Failed {
-                        message: "the connection to the editor is closed".into(),
-                        data: None,
-                    });
-                }
+                // The connection closed before an answer: no editor to act any more.
+                Ok(Err(_)) | Ok(Ok(None)) => return Err(ActionError::NoEditor),
                 Ok(Ok(Some(response))) => response.into_parts().1,
             };
             ctx.log.debug(format_args!(
@@ -149,6 +146,8 @@ impl EditorLink for Link {
                         message: e.message.to_string(),
                         data: Some(with_code(e.data, "E_INVALID_PARAMS")),
                     },
+                    // Anything else (-32603, VS Code's -32803 "did not rename", …): the editor
+                    // tried and failed; the tool answers the code it named, else E_INTERNAL.
                     _ => ActionError::Failed { message: e.message.to_string(), data: e.data },
                 }),
             }

@@ -10,6 +10,9 @@
 //! **Invariants.**
 //! - An action goes only to an editor that declared it; any other answers `E_UNSUPPORTED`
 //!   with a hint naming what would work, and a process with no editor `E_NO_EDITOR`.
+//! - `E_UNSUPPORTED` means the editor cannot do the action (undeclared, or `-32601`); an
+//!   editor that tried and failed answers the code it named, else `E_INTERNAL`, with its
+//!   message and hint; a closed connection is `E_NO_EDITOR`.
 //! - Every wait on the editor ends before the call's deadline, with an error naming the
 //!   editor and the action: an editor that never answers cannot hold a call.
 //! - Answers are read leniently: an editor may say more or less than the documented shape.
@@ -153,8 +156,14 @@ async fn ask(
         Ok(data) => Ok(data),
         Err(ActionError::NoEditor) => Err(ToolError::new(
             ErrorCode::NoEditor,
-            format!("cannot do `{action}`: the editor is gone"),
-        )),
+            format!("cannot do `{action}`: the connection to {name} is closed"),
+        )
+        .with_hint(
+            "The editor went away (closed, or its Locus connection restarted) before answering: \
+             check with the user whether it did anything, then retry once bridge_status shows \
+             an editor connected",
+        )
+        .with_details(json!({"action": action, "editor": editor.name}))),
         Err(ActionError::Unsupported { message, hint }) => Err(ToolError::new(
             ErrorCode::Unsupported,
             format!("{name} cannot do `{action}`: {message}"),
@@ -174,23 +183,45 @@ async fn ask(
             json!({"action": action, "editor": editor.name, "waitedMs": waited.as_millis() as u64}),
         )),
         Err(ActionError::Failed { message, data }) => {
-            let data = data.unwrap_or(Value::Null);
-            let code = data
-                .get("code")
-                .and_then(Value::as_str)
-                .and_then(|c| ErrorCode::ALL.iter().copied().find(|k| k.as_str() == c))
-                .unwrap_or(ErrorCode::Unsupported);
-            let mut e = ToolError::new(code, format!("{name} could not do `{action}`: {message}"))
-                .with_details(json!({"action": action, "editor": editor.name, "data": data}));
-            e.hint = Some(match data.get("hint").and_then(Value::as_str) {
-                Some(h) => h.to_string(),
-                None => "The editor's own machinery refused; its message says why. Nothing was \
-                         changed unless the editor says so"
-                    .to_string(),
-            });
-            Err(e)
+            Err(failed(&name, editor, action, message, data))
         }
     }
+}
+
+/// The editor tried `action` and failed. The code is the one the editor gave when it is one of
+/// Locus's (`E_NOT_FOUND`, `E_TIMEOUT` for a language server of its that did not answer, …);
+/// else `E_INTERNAL` — a failure inside the editor, not an action it cannot do
+/// (`E_UNSUPPORTED` is only for those). The editor's message and hint are kept.
+fn failed(
+    name: &str,
+    editor: &ActionEditor,
+    action: &str,
+    message: String,
+    data: Option<Value>,
+) -> ToolError {
+    let data = data.unwrap_or(Value::Null);
+    let code = data
+        .get("code")
+        .and_then(Value::as_str)
+        .and_then(|c| ErrorCode::ALL.iter().copied().find(|k| k.as_str() == c))
+        .unwrap_or(ErrorCode::Internal);
+    let hint = match data.get("hint").and_then(Value::as_str) {
+        Some(h) => h.to_string(),
+        None if code == ErrorCode::Timeout => format!(
+            "{name} gave up waiting for one of its own language servers: it may be busy \
+             (indexing); check what changed, then retry"
+        ),
+        None => format!(
+            "{name} tried and failed; its message says why. Nothing was changed unless the \
+             editor says so: check the files, fix what the message names, or ask the user to \
+             do it in the editor"
+        ),
+    };
+    ToolError::new(code, format!("{name} could not do `{action}`: {message}"))
+        .with_hint(hint)
+        .with_details(
+            json!({"action": action, "editor": editor.name, "failedIn": "editor", "data": data}),
+        )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,37 +232,6 @@ struct FileText {
     path: PathBuf,
     doc: Document,
     language_id: Option<String>,
-}
-
-/// Finds `path`: absolute, else against each workspace folder, then the working directory.
-fn resolve(cx: &Cx, path: &str) -> Result<PathBuf, ToolError> {
-    if path.is_empty() {
-        return Err(ToolError::new(ErrorCode::InvalidParams, "`path` is empty")
-            .with_details(json!({"parameter": "path"})));
-    }
-    let mut candidates = Vec::new();
-    for c in candidates_for(cx, path) {
-        if cx.host.document(&c).is_some() || c.exists() {
-            return Ok(std::fs::canonicalize(&c).unwrap_or(c));
-        }
-        candidates.push(c.display().to_string());
-    }
-    Err(ToolError::new(ErrorCode::NotFound, format!("no file `{path}`"))
-        .with_hint("Pass an absolute path, or one relative to a workspace folder")
-        .with_details(json!({"path": path, "looked": candidates})))
-}
-
-fn candidates_for(cx: &Cx, path: &str) -> Vec<PathBuf> {
-    let given = Path::new(path);
-    if given.is_absolute() {
-        return vec![given.to_path_buf()];
-    }
-    let mut out: Vec<PathBuf> =
-        cx.host.status().workspace_folders.iter().map(|f| f.join(given)).collect();
-    if let Ok(cwd) = std::env::current_dir() {
-        out.push(cwd.join(given));
-    }
-    out
 }
 
 /// A path that need not exist yet (a rename's target): absolute, else against the workspace
@@ -266,23 +266,6 @@ fn read(cx: &Cx, path: &Path) -> Result<FileText, ToolError> {
             .with_hint("Locus reads source files in UTF-8 only")
     })?;
     Ok(FileText { path: path.to_path_buf(), doc: Document::new(&text, 0), language_id: None })
-}
-
-/// Refuses a 1-based line past the end of the file (DESIGN §4), naming its line count.
-fn check_line(file: &FileText, line: u32, parameter: &str) -> Result<(), ToolError> {
-    let count = file.doc.line_count();
-    if line as usize > count {
-        return Err(ToolError::new(
-            ErrorCode::InvalidParams,
-            format!(
-                "`{parameter}` {line} is past the end of `{}`, which has {count} lines",
-                file.path.display()
-            ),
-        )
-        .with_hint(format!("Give a line from 1 to {count}"))
-        .with_details(json!({"parameter": parameter, "lineCount": count})));
-    }
-    Ok(())
 }
 
 /// A 1-based line and UTF-16 character as an LSP position in `encoding`.
@@ -549,11 +532,16 @@ impl Tool for SymbolRename {
             (false, Some(name)) => (0, 0, Some(name.clone())),
         };
         let editor = editor_for(&cx, names::SYMBOL_RENAME)?;
-        let path = resolve(&cx, &p.path)?;
+        let path = params::resolve_file(&cx, &p.path)?;
         let file = read(&cx, &path)?;
         let (line, character) = match &old_name {
             None => {
-                check_line(&file, line, "line")?;
+                params::line_within(
+                    "line",
+                    line,
+                    file.doc.line_count(),
+                    &file.path.display().to_string(),
+                )?;
                 (line, character)
             }
             Some(name) => find_by_name(&cx, &file, name)?,
@@ -762,7 +750,7 @@ impl Tool for FileRename {
                 .with_details(json!({"parameter": "newPath"})));
         }
         let editor = editor_for(&cx, names::FILE_RENAME)?;
-        let from = resolve(&cx, &p.path)?;
+        let from = params::resolve_file(&cx, &p.path)?;
         let to = target_path(&cx, &p.new_path, &from);
         if to.exists() {
             return Err(ToolError::new(
@@ -1053,18 +1041,16 @@ impl Tool for EditorOpenFile {
 
     async fn run(&self, p: OpenParams, cx: Cx) -> Result<OpenData, ToolError> {
         let editor = editor_for(&cx, names::EDITOR_OPEN)?;
-        let path = resolve(&cx, &p.path)?;
-        if path.is_dir() {
-            return Err(ToolError::new(
-                ErrorCode::InvalidParams,
-                format!("`{}` is a folder, not a file", path.display()),
-            )
-            .with_details(json!({"parameter": "path"})));
-        }
+        let path = params::resolve_file(&cx, &p.path)?;
         let mut params = json!({"uri": uri_of(&path)});
         if let Some(line) = p.line {
             let file = read(&cx, &path)?;
-            check_line(&file, line, "line")?;
+            params::line_within(
+                "line",
+                line,
+                file.doc.line_count(),
+                &file.path.display().to_string(),
+            )?;
             params["line"] = json!(line - 1);
             params["character"] = json!(0);
         }
@@ -1176,7 +1162,7 @@ impl Tool for DiagnosticCollect {
         let editor = editor_for(&cx, names::DIAGNOSTICS_GET)?;
         let mut params = json!({});
         if let Some(path) = &p.path {
-            let path = resolve(&cx, path)?;
+            let path = params::resolve_file(&cx, path)?;
             params["uri"] = json!(uri_of(&path));
         }
         let answer = ask(&cx, &editor, names::DIAGNOSTICS_GET, params).await?;

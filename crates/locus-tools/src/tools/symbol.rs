@@ -1,7 +1,7 @@
 //! `symbol_*`: document symbols and scope chains for any file, no editor needed. When the
 //! editor has the file open, its text (unsaved edits included) is used instead of the disk's.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use locus_context::{NO_PROVIDER_WARNING, Request, Symbols};
 use locus_doc::{Document, Position, PositionEncoding};
@@ -356,37 +356,8 @@ impl Loaded {
     }
 }
 
-/// Finds `path` (absolute, else against each workspace folder, then the working directory).
-fn resolve(cx: &Cx, path: &str) -> Result<PathBuf, ToolError> {
-    let given = Path::new(path);
-    let mut candidates = Vec::new();
-    if given.is_absolute() {
-        candidates.push(given.to_path_buf());
-    } else {
-        candidates.extend(cx.host.status().workspace_folders.iter().map(|f| f.join(given)));
-        if let Ok(cwd) = std::env::current_dir() {
-            candidates.push(cwd.join(given));
-        }
-    }
-    for c in &candidates {
-        if cx.host.document(c).is_some() || c.is_file() {
-            return Ok(std::fs::canonicalize(c).unwrap_or_else(|_| c.clone()));
-        }
-    }
-    let mut looked: Vec<String> = Vec::new();
-    for c in &candidates {
-        let c = c.display().to_string();
-        if !looked.contains(&c) {
-            looked.push(c);
-        }
-    }
-    Err(ToolError::new(ErrorCode::NotFound, format!("no file `{path}`"))
-        .with_hint("Pass an absolute path, or one relative to a workspace folder")
-        .with_details(json!({"path": path, "looked": looked})))
-}
-
 fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
-    let path = resolve(cx, path)?;
+    let path = crate::params::resolve_file(cx, path)?;
     let registry = Registry::builtin();
     if let Some((doc, language_id)) = cx.host.document(&path) {
         let language = registry.by_id(&language_id).or_else(|| {

@@ -415,3 +415,95 @@ fn the_summary_says_which_files_the_editor_left_unsaved() {
         "Renamed the symbol at 1:5 to `x`: 1 edits in 1 files (a.py); left unsaved in the editor (the disk has the old text): a.py"
     );
 }
+
+/// `E_UNSUPPORTED` is only for what the editor cannot do: an editor that tried and failed
+/// answers the code it named, else `E_INTERNAL`, keeping its message and hint; a language
+/// server of the editor's that did not answer is `E_TIMEOUT`; a closed connection
+/// `E_NO_EDITOR`.
+#[test]
+fn an_editor_that_tried_and_failed_is_not_unsupported() {
+    let dir = workspace("failed");
+    let rename = json!({"path": "a.py", "line": 1, "character": 5, "newName": "x"});
+
+    // VS Code's -32803 "did not rename", or an internal error of the editor's.
+    let fails = Arc::new(Editor::new(&dir, |_, _| {
+        Err(ActionError::Failed { message: "the rename was not applied".into(), data: None })
+    }));
+    let v = call(fails, "symbol_rename", rename.clone());
+    assert_eq!(v["error"]["code"], "E_INTERNAL", "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert_eq!(message, "Neovim could not do `symbol.rename`: the rename was not applied");
+    assert!(v["error"]["hint"].as_str().unwrap().contains("tried and failed"), "{v}");
+    assert_eq!(v["error"]["details"]["failedIn"], "editor", "{v}");
+
+    // The editor's hint is kept.
+    let hinted = Arc::new(Editor::new(&dir, |_, _| {
+        Err(ActionError::Failed {
+            message: "pyright: internal error".into(),
+            data: Some(json!({"hint": "restart pyright (:LspRestart)"})),
+        })
+    }));
+    let v = call(hinted, "symbol_rename", rename.clone());
+    assert_eq!(
+        (v["error"]["code"].as_str(), v["error"]["hint"].as_str()),
+        (Some("E_INTERNAL"), Some("restart pyright (:LspRestart)")),
+        "{v}"
+    );
+
+    // One of the editor's language servers did not answer it in time (Neovim says E_TIMEOUT).
+    let slow = Arc::new(Editor::new(&dir, |_, _| {
+        Err(ActionError::Failed {
+            message: "pyright did not answer workspace/willRenameFiles within 15000 ms".into(),
+            data: Some(json!({"code": "E_TIMEOUT"})),
+        })
+    }));
+    let v = call(slow, "file_rename", json!({"path": "a.py", "newPath": "b.py"}));
+    assert_eq!(v["error"]["code"], "E_TIMEOUT", "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("15000 ms"), "{v}");
+    assert!(v["error"]["hint"].as_str().unwrap().contains("language servers"), "{v}");
+
+    // The connection closed before the answer.
+    let gone = Arc::new(Editor::new(&dir, |_, _| Err(ActionError::NoEditor)));
+    let v = call(gone, "editor_open_file", json!({"path": "a.py"}));
+    assert_eq!(v["error"]["code"], "E_NO_EDITOR", "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("connection to Neovim is closed"));
+}
+
+/// The path and line checks are the catalogue's own (`params::resolve_file`,
+/// `params::line_within`): each place looked is listed once, a folder is refused by name, and
+/// a line past the end names the file's line count.
+#[test]
+fn paths_and_lines_are_checked_as_every_tool_checks_them() {
+    // The workspace folder is the working directory: one place to look, listed once.
+    let cwd = std::env::current_dir().unwrap();
+    let editor = Arc::new(Editor::new(&cwd, |_, _| Ok(json!({}))));
+    let v = call(editor.clone(), "editor_open_file", json!({"path": "no-such-file.py"}));
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND", "{v}");
+    assert_eq!(
+        v["error"]["details"]["looked"],
+        json!([cwd.join("no-such-file.py").display().to_string()]),
+        "{v}"
+    );
+    let v = call(editor.clone(), "editor_open_file", json!({"path": "src"}));
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().ends_with("is a folder, not a file"), "{v}");
+    assert!(editor.sent().is_empty(), "nothing was asked of the editor");
+
+    let dir = workspace("lines");
+    let editor = Arc::new(Editor::new(&dir, |_, _| Ok(json!({}))));
+    let v = call(
+        editor.clone(),
+        "symbol_rename",
+        json!({"path": "a.py", "line": 99, "character": 1, "newName": "x"}),
+    );
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v}");
+    assert_eq!(
+        (&v["error"]["details"]["parameter"], &v["error"]["details"]["lineCount"]),
+        (&json!("line"), &json!(13)),
+        "{v}"
+    );
+    assert!(v["error"]["message"].as_str().unwrap().contains("past the end"), "{v}");
+    let v = call(editor.clone(), "editor_open_file", json!({"path": "a.py", "line": 14}));
+    assert_eq!(v["error"]["details"]["received"], 14, "{v}");
+    assert!(editor.sent().is_empty(), "nothing was asked of the editor");
+}
