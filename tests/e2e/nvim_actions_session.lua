@@ -112,6 +112,137 @@ local ok, err = xpcall(function()
   record('rename_unopened', call('symbol_rename', { path = 'moved/other.py', name = 'x', newName = 'y' }))
   local moved = vim.fn.bufnr(work .. '/moved/other.py')
   record('unopened_after', moved > 0 and text(moved) or vim.NIL)
+
+  -- file_rename with language servers that take workspace/willRenameFiles (pyright does not):
+  -- in-process Lua servers, since no installed peer errors or stays silent on demand. `importer`
+  -- rewrites user_a.py's import of the moved module; `tsonly` takes only *.ts files; `broken`
+  -- fails; `silent` never answers.
+  local function disk(name)
+    local f = io.open(work .. '/' .. name)
+    if not f then
+      return vim.NIL
+    end
+    local t = f:read('*a')
+    f:close()
+    return t
+  end
+  vim.fn.writefile({ 'X = 1' }, work .. '/mod_a.py')
+  vim.fn.writefile({ 'import mod_a' }, work .. '/user_a.py')
+  local seen = {}
+  local function server(name, globs, answer)
+    seen[name] = {}
+    local filters = {}
+    for _, g in ipairs(globs) do
+      table.insert(filters, { scheme = 'file', pattern = { glob = g, matches = 'file' } })
+    end
+    local capabilities = { workspace = { fileOperations = { willRename = { filters = filters }, didRename = { filters = filters } } } }
+    local id = 0
+    local cmd = function(dispatchers)
+      local closing = false
+      return {
+        request = function(method, params, callback, notify_reply)
+          id = id + 1
+          local rid = id
+          table.insert(seen[name], method)
+          local reply
+          if method == 'initialize' then
+            reply = { nil, { capabilities = capabilities } }
+          elseif method == 'shutdown' then
+            reply = { nil, vim.NIL }
+          else
+            reply = answer(method, params)
+          end
+          if reply then
+            vim.schedule(function()
+              callback(reply[1], reply[2])
+              if notify_reply then
+                notify_reply(rid)
+              end
+            end)
+          end
+          return true, rid
+        end,
+        notify = function(method)
+          table.insert(seen[name], method)
+          if method == 'exit' then
+            closing = true
+            dispatchers.on_exit(0, 0)
+          end
+          return true
+        end,
+        is_closing = function()
+          return closing
+        end,
+        terminate = function()
+          if not closing then
+            closing = true
+            vim.schedule(function()
+              dispatchers.on_exit(0, 15)
+            end)
+          end
+        end,
+      }
+    end
+    local client_id = assert(vim.lsp.start({ name = name, cmd = cmd, root_dir = work }, { attach = false }))
+    assert(vim.wait(10000, function()
+      local c = vim.lsp.get_client_by_id(client_id)
+      return c ~= nil and c.initialized
+    end, 20), name .. ' did not start')
+    return client_id
+  end
+  local function stop(client_id)
+    vim.lsp.get_client_by_id(client_id):stop(true)
+    assert(vim.wait(10000, function()
+      return vim.lsp.get_client_by_id(client_id) == nil
+    end, 20), 'a scripted server did not stop')
+  end
+  local function count(name, method)
+    local n = 0
+    for _, m in ipairs(seen[name]) do
+      n = n + (m == method and 1 or 0)
+    end
+    return n
+  end
+  server('importer', { '**/*.py' }, function(_, params)
+    local new = vim.fn.fnamemodify(vim.uri_to_fname(params.files[1].newUri), ':t:r')
+    local uri = vim.uri_from_fname(work .. '/user_a.py')
+    return { nil, { changes = { [uri] = { {
+      range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 12 } },
+      newText = 'import ' .. new,
+    } } } } }
+  end)
+  server('tsonly', { '**/*.ts' }, function()
+    return { nil, vim.NIL }
+  end)
+
+  -- Only the servers whose filters take the file are asked; their edits land, then the move.
+  record('imports_rename', call('file_rename', { path = 'mod_a.py', newPath = 'mod_b.py' }))
+  record('imports_user_a', disk('user_a.py'))
+  record('imports_asked', { importer = count('importer', 'workspace/willRenameFiles'), tsonly = count('tsonly', 'workspace/willRenameFiles') })
+  record('imports_told', count('importer', 'workspace/didRenameFiles'))
+
+  -- A server that fails: nothing applied, nothing moved.
+  local broken = server('broken', { '**/*.py' }, function()
+    return { { code = -32603, message = 'cannot compute the edits' }, nil }
+  end)
+  record('broken_rename', call('file_rename', { path = 'mod_b.py', newPath = 'mod_c.py' }))
+  record('broken_state', { user_a = disk('user_a.py'), mod_b = disk('mod_b.py'), mod_c = disk('mod_c.py') })
+  stop(broken)
+
+  -- A move that cannot succeed (the new folder would be inside a file): refused before any
+  -- server is asked.
+  local before = count('importer', 'workspace/willRenameFiles')
+  record('blocked_rename', call('file_rename', { path = 'mod_b.py', newPath = 'user_a.py/mod_c.py' }))
+  record('blocked_state', { user_a = disk('user_a.py'), mod_b = disk('mod_b.py'), asked = count('importer', 'workspace/willRenameFiles') - before })
+
+  -- A server that never answers: bounded by the plugin's wait, E_TIMEOUT, nothing applied.
+  require('locus.actions').timeout = 1500
+  local silent = server('silent', { '**/*.py' }, function()
+    return nil
+  end)
+  record('silent_rename', call('file_rename', { path = 'mod_b.py', newPath = 'mod_c.py' }))
+  record('silent_state', { user_a = disk('user_a.py'), mod_b = disk('mod_b.py'), mod_c = disk('mod_c.py') })
+  stop(silent)
 end, debug.traceback)
 
 if not ok then

@@ -153,3 +153,44 @@ def test_symbol_rename_in_a_file_neovim_had_not_opened(session):
     assert e["ok"] is True, e
     assert e["data"]["edits"] == 1
     assert r["unopened_after"] == "y = 1"
+
+
+def test_file_rename_asks_only_the_servers_whose_filters_take_the_file(session):
+    r, work = session
+    e = r["imports_rename"]
+    assert e["ok"] is True, e
+    assert e["data"]["importsUpdated"] is True and e["data"]["editor"]["servers"] == ["importer"], e
+    assert [f["path"] for f in e["data"]["files"]] == [str(work / "user_a.py")]
+    assert r["imports_user_a"] == "import mod_b\n"
+    assert r["imports_asked"] == {"importer": 1, "tsonly": 0}, "tsonly takes only *.ts files"
+    assert r["imports_told"] == 1
+    assert (work / "mod_b.py").exists() and not (work / "mod_a.py").exists()
+
+
+def test_file_rename_changes_nothing_when_a_server_fails(session):
+    r, _ = session
+    e = r["broken_rename"]
+    assert e["ok"] is False, e
+    # The editor tried and failed: not E_UNSUPPORTED.
+    assert e["error"]["code"] == "E_INTERNAL", e
+    assert "broken: cannot compute the edits; nothing was changed" in e["error"]["message"], e
+    assert "Nothing was changed" in e["error"]["hint"], e
+    # importer answered an edit too, but nothing was applied and nothing moved.
+    assert r["broken_state"] == {"user_a": "import mod_b\n", "mod_b": "X = 1\n", "mod_c": None}, r["broken_state"]
+
+
+def test_file_rename_refuses_a_move_that_cannot_succeed_before_asking(session):
+    r, _ = session
+    e = r["blocked_rename"]
+    assert e["ok"] is False and e["error"]["code"] == "E_INVALID_PARAMS", e
+    assert "is not a folder" in e["error"]["message"], e
+    assert r["blocked_state"] == {"user_a": "import mod_b\n", "mod_b": "X = 1\n", "asked": 0}
+
+
+def test_file_rename_times_out_on_a_silent_server_with_nothing_changed(session):
+    r, _ = session
+    e = r["silent_rename"]
+    assert e["ok"] is False, e
+    assert e["error"]["code"] == "E_TIMEOUT", e
+    assert "silent did not answer workspace/willRenameFiles within 1500 ms" in e["error"]["message"], e
+    assert r["silent_state"] == {"user_a": "import mod_b\n", "mod_b": "X = 1\n", "mod_c": None}, r["silent_state"]

@@ -74,9 +74,69 @@ local function request(client, method, params, bufnr)
     end
   end)
   if err == nil and result == 'timeout' then
-    return { message = ('%s did not answer %s within %d ms'):format(client.name, method, M.timeout) }, nil
+    return { message = ('%s did not answer %s within %d ms'):format(client.name, method, M.timeout), timeout = true },
+      nil
   end
   return err or nil, result
+end
+
+--- `request` to each of `clients` at once, waited for together at most `M.timeout`: a list of
+--- `{client, err, result}` in `clients`' order; a client that did not answer in time has
+--- `err.timeout` set (its request is cancelled).
+local function request_all(clients, method, params)
+  local answers, ids, pending = {}, {}, #clients
+  await(M.timeout, function(done)
+    local function answered(i, err, result)
+      if answers[i] then
+        return
+      end
+      answers[i] = { client = clients[i], err = err or nil, result = result }
+      pending = pending - 1
+      if pending == 0 then
+        done()
+      end
+    end
+    if pending == 0 then
+      done()
+    end
+    for i, c in ipairs(clients) do
+      local ok, id = c:request(method, params, function(e, r)
+        answered(i, e, r)
+      end)
+      if ok then
+        ids[i] = id
+      else
+        answered(i, { message = c.name .. ' is not running' })
+      end
+    end
+  end)
+  for i, c in ipairs(clients) do
+    if not answers[i] then
+      if ids[i] then
+        pcall(c.cancel_request, c, ids[i])
+      end
+      answers[i] = {
+        client = c,
+        err = { message = ('%s did not answer %s within %d ms'):format(c.name, method, M.timeout), timeout = true },
+      }
+    end
+  end
+  return answers
+end
+
+--- A language server's failure as the action's: `E_TIMEOUT` when it did not answer in time.
+local function server_failure(name, err, extra)
+  local e = extra or {}
+  local timeout = type(err) == 'table' and err.timeout
+  if timeout then
+    e.code = e.code or 'E_TIMEOUT'
+  end
+  local message = type(err) == 'table' and (err.message or vim.inspect(err)) or tostring(err)
+  if timeout then
+    -- The message names the server already.
+    return failure(message, e)
+  end
+  return failure(('%s: %s'):format(name, message), e)
 end
 
 local function locus_name()
@@ -222,7 +282,7 @@ handlers['symbol.rename'] = function(p, locus)
   }
   local err, edit = request(server, 'textDocument/rename', params, bufnr)
   if err then
-    return failure(('%s: %s'):format(server.name, err.message or vim.inspect(err)))
+    return server_failure(server.name, err)
   end
   if type(edit) ~= 'table' then
     return failure(('%s found nothing to rename there'):format(server.name), {
@@ -237,53 +297,142 @@ handlers['symbol.rename'] = function(p, locus)
   return { ok = true, data = { applied = true, server = server.name, files = files, saved = saved, unsaved = unsaved } }
 end
 
--- {oldUri, newUri, updateImports}: workspace/willRenameFiles to the language servers that take
--- it, their edits applied, the file and its buffers renamed by Neovim, then didRenameFiles.
-handlers['file.rename'] = function(p)
-  local old, new = vim.uri_to_fname(p.oldUri), vim.uri_to_fname(p.newUri)
+-- Whether one of a server's `workspace.fileOperations` filters (`FileOperationFilter[]`) takes
+-- the file `fname` (LSP 3.16: `scheme`, and a glob matched against the path, files or folders
+-- per `matches`, case-insensitively with `options.ignoreCase`). A rename is matched on its old
+-- path, as VS Code's language client does.
+local function filters_take(filters, fname, is_dir)
+  for _, f in ipairs(filters or {}) do
+    local pattern = f.pattern or {}
+    local kind_ok = pattern.matches == nil or pattern.matches == (is_dir and 'folder' or 'file')
+    if (f.scheme == nil or f.scheme == 'file') and kind_ok and type(pattern.glob) == 'string' then
+      local glob, path = pattern.glob, fname
+      if vim.tbl_get(pattern, 'options', 'ignoreCase') then
+        glob, path = glob:lower(), path:lower()
+      end
+      local ok, lpeg_pattern = pcall(vim.glob.to_lpeg, glob)
+      if ok and lpeg_pattern:match(path) then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+-- The language servers (not Locus) whose `workspace.fileOperations.<op>` filters take `fname`.
+local function file_operation_servers(op, fname, is_dir)
+  local out = {}
+  for _, c in ipairs(vim.lsp.get_clients()) do
+    local registration = vim.tbl_get(c.server_capabilities or {}, 'workspace', 'fileOperations', op)
+    if c.name ~= locus_name() and type(registration) == 'table' and filters_take(registration.filters, fname, is_dir) then
+      table.insert(out, c)
+    end
+  end
+  return out
+end
+
+-- Why moving `old` to `new` would fail, or nil: checked before any import is changed, since
+-- edits applied (and saved) for a move that then fails cannot be taken back.
+local function move_refused(old, new)
   if not vim.uv.fs_stat(old) then
     return failure(old .. ' does not exist', { code = 'E_NOT_FOUND' })
   end
-  if vim.uv.fs_stat(new) then
+  if vim.uv.fs_lstat(new) then
     return failure(new .. ' exists already', { code = 'E_INVALID_PARAMS' })
   end
-  local files = { { oldUri = vim.uri_from_fname(old), newUri = vim.uri_from_fname(new) } }
-  local edited, asked, told, saved, unsaved = {}, {}, {}, {}, {}
-  for _, c in ipairs(vim.lsp.get_clients()) do
-    local ops = vim.tbl_get(c.server_capabilities or {}, 'workspace', 'fileOperations') or {}
-    if c.name ~= locus_name() and p.updateImports ~= false and ops.willRename then
-      local err, edit = request(c, 'workspace/willRenameFiles', { files = files })
-      if err then
-        return failure(('%s: %s'):format(c.name, err.message or vim.inspect(err)))
-      end
-      table.insert(asked, c.name)
-      if type(edit) == 'table' then
-        local ok, f, s, u = pcall(apply, edit, c.offset_encoding)
-        if not ok then
-          return failure('Neovim could not apply the import updates: ' .. tostring(f))
-        end
-        vim.list_extend(edited, f)
-        vim.list_extend(saved, s)
-        vim.list_extend(unsaved, u)
-      end
+  local existing = vim.fn.bufnr(new)
+  if existing > 0 and api.nvim_buf_is_loaded(existing) then
+    return failure(new .. ' is open in Neovim as another buffer', {
+      code = 'E_INVALID_PARAMS',
+      hint = 'Pick another path, or ask the user to close that buffer',
+    })
+  end
+  -- The nearest folder that exists must be a writable folder (the rest is created).
+  local dir = vim.fs.dirname(new)
+  while dir and not vim.uv.fs_stat(dir) do
+    local parent = vim.fs.dirname(dir)
+    if parent == dir then
+      break
     end
-    if c.name ~= locus_name() and ops.didRename then
-      table.insert(told, c)
+    dir = parent
+  end
+  local stat = dir and vim.uv.fs_stat(dir)
+  if not stat or stat.type ~= 'directory' then
+    return failure(('cannot create the folder of %s: %s is not a folder'):format(new, tostring(dir)), {
+      code = 'E_INVALID_PARAMS',
+      hint = 'Pick a new path whose folders are folders (or do not exist yet)',
+    })
+  end
+  if not vim.uv.fs_access(dir, 'W') or not vim.uv.fs_access(vim.fs.dirname(old), 'W') then
+    return failure(('cannot move %s to %s: %s or %s is not writable'):format(old, new, vim.fs.dirname(old), dir), {
+      code = 'E_INVALID_PARAMS',
+    })
+  end
+  return nil
+end
+
+-- {oldUri, newUri, updateImports}: the move checked first; workspace/willRenameFiles to every
+-- language server whose fileOperations.willRename filters take the file, all their answers
+-- collected (at most M.timeout) before anything is applied — one that fails or does not answer
+-- aborts the action with nothing changed; then their edits applied (and saved), the file and
+-- its buffers moved by Neovim, and didRenameFiles to the servers whose didRename filters take it.
+handlers['file.rename'] = function(p)
+  local old, new = vim.uri_to_fname(p.oldUri), vim.uri_to_fname(p.newUri)
+  local refused = move_refused(old, new)
+  if refused then
+    return refused
+  end
+  local is_dir = vim.fn.isdirectory(old) == 1
+  local files = { { oldUri = vim.uri_from_fname(old), newUri = vim.uri_from_fname(new) } }
+  local asked = {}
+  if p.updateImports ~= false then
+    asked = file_operation_servers('willRename', old, is_dir)
+  end
+  local answers = request_all(asked, 'workspace/willRenameFiles', { files = files })
+  for _, a in ipairs(answers) do
+    if a.err then
+      local f = server_failure(a.client.name, a.err, {
+        hint = ('Nothing was changed. %s could not say which imports to update; retry, or move the file without import updates and fix them yourself'):format(
+          a.client.name
+        ),
+      })
+      f.error.message = f.error.message .. '; nothing was changed'
+      return f
+    end
+  end
+  local edited, saved, unsaved, names = {}, {}, {}, {}
+  for _, a in ipairs(answers) do
+    table.insert(names, a.client.name)
+    if type(a.result) == 'table' then
+      local ok, f, s, u = pcall(apply, a.result, a.client.offset_encoding)
+      if not ok then
+        return failure(
+          ('Neovim could not apply the import updates of %s: %s; the file was not moved'):format(a.client.name, tostring(f)),
+          { hint = 'Some import updates may be in Neovim\'s buffers: ask the user to check them (:undo in each), then retry' }
+        )
+      end
+      vim.list_extend(edited, f)
+      vim.list_extend(saved, s)
+      vim.list_extend(unsaved, u)
     end
   end
   local ok, e = pcall(vim.lsp.util.rename, old, new)
   if not ok or not vim.uv.fs_stat(new) then
-    return failure('Neovim could not rename the file: ' .. tostring(e))
+    local message = 'Neovim could not rename the file: ' .. tostring(e)
+    if #edited > 0 then
+      message = message .. ('; the import updates were applied already (%d files)'):format(#edited)
+    end
+    return failure(message, { files = edited })
   end
-  for _, c in ipairs(told) do
+  for _, c in ipairs(file_operation_servers('didRename', old, is_dir)) do
     c:notify('workspace/didRenameFiles', { files = files })
   end
   return {
     ok = true,
     data = {
       applied = true,
-      importsUpdated = #asked > 0,
-      servers = asked,
+      importsUpdated = #names > 0,
+      servers = names,
       files = edited,
       saved = saved,
       unsaved = unsaved,
