@@ -196,6 +196,32 @@ fn bad_params_answer_minus_32602_over_stdio() {
     assert!(mcp.close().success());
 }
 
+/// A line of stdin that is not UTF-8, or longer than `locus mcp` reads as a message, is
+/// answered with an error carrying no id (-32700, -32600), and the stream goes on: the next
+/// call is answered.
+#[test]
+fn a_line_not_utf8_or_too_long_answers_an_error_and_the_stream_goes_on() {
+    let dirs = Dirs::new("mcp-bodies-stdio-bytes");
+    let mut mcp = StdioMcp::start(&dirs, &dirs.workspace, &[]);
+    mcp.send_bytes(b"{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"ping\", \"x\": \"\xff\xfe\"}");
+    let r = mcp.response_without_id();
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().contains("UTF-8"), "{r}");
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["ok"], true, "{r}");
+    // 16 MiB and one byte of a JSON string: over the cap, read through but not kept.
+    let mut long = b"{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\", \"x\": \"".to_vec();
+    long.resize((16 << 20) + 1, b'a');
+    long.extend_from_slice(b"\"}");
+    mcp.send_bytes(&long);
+    let r = mcp.response_without_id();
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().contains("longer than"), "{r}");
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["ok"], true, "{r}");
+    assert!(mcp.close().success());
+}
+
 /// A JSON value of any shape, a few levels deep.
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -304,8 +330,9 @@ proptest! {
         prop_assert!(valid.is_ok(), "{:?}", valid);
         let mut mcp = shared_stdio().lock().unwrap_or_else(|e| e.into_inner());
         for b in &bodies {
-            // One message per line on stdio: the garbage's own newlines split it further.
-            mcp.send_line(&String::from_utf8_lossy(b).replace('\n', " "));
+            // The bytes as they are, invalid UTF-8 included (their own newlines split them
+            // into more lines).
+            mcp.send_bytes(b);
         }
         let r = mcp.call("bridge_status", json!({}));
         prop_assert_eq!(&r["structuredContent"]["ok"], &json!(true), "{}", r);

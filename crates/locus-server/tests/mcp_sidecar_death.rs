@@ -7,7 +7,7 @@ mod mcp_support;
 
 use std::time::{Duration, Instant};
 
-use mcp_support::{Dirs, StdioMcp, start_sidecar, wait_gone};
+use mcp_support::{Dirs, StdioMcp, start_sidecar, wait_gone, wait_marker};
 use serde_json::json;
 
 /// The sidecar is killed with `signal` while `test_sleep` runs on it.
@@ -18,9 +18,11 @@ fn killed_mid_call(signal: i32, name: &str) {
     let mut mcp = StdioMcp::start(&dirs, &dirs.workspace, &[]);
     let r = mcp.call("bridge_status", json!({}));
     assert_eq!(r["structuredContent"]["data"]["pid"], pid, "forwarded: {r}");
-    let id = mcp.send("tools/call", json!({"name": "test_sleep", "arguments": {"ms": 20000}}));
-    // The call is under way on the sidecar (this is a head start, not a measured bound).
-    std::thread::sleep(Duration::from_millis(500));
+    let marker = dirs.root.join("arrived");
+    let args = json!({"ms": 20000, "marker": marker});
+    let id = mcp.send("tools/call", json!({"name": "test_sleep", "arguments": args}));
+    // The call is under way on the sidecar: it wrote the sidecar's pid to the marker.
+    assert_eq!(wait_marker(&marker), [pid], "the call runs on the sidecar");
     // SAFETY: kill only sends a signal to the child this test started.
     assert_eq!(unsafe { libc::kill(pid as i32, signal) }, 0);
     let killed = Instant::now();
@@ -89,8 +91,10 @@ fn locus_call_answers_when_its_sidecar_dies_mid_call() {
     let dirs = Dirs::new("call-death-kill");
     let (mut s, _) = start_sidecar(&dirs, &dirs.workspace, "doomed-editor");
     let pid = s.pid();
+    let marker = dirs.root.join("arrived");
+    let marker_param = format!("marker={}", marker.display());
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_locus"));
-    cmd.args(["call", "test_sleep", "--param", "ms=20000"])
+    cmd.args(["call", "test_sleep", "--param", "ms=20000", "--param", &marker_param])
         .current_dir(&dirs.workspace)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
@@ -98,8 +102,8 @@ fn locus_call_answers_when_its_sidecar_dies_mid_call() {
         cmd.env(k, v);
     }
     let child = cmd.spawn().unwrap();
-    // The call is under way on the sidecar (a head start, not a measured bound).
-    std::thread::sleep(Duration::from_millis(800));
+    // The call is under way on the sidecar: it wrote the sidecar's pid to the marker.
+    assert_eq!(wait_marker(&marker), [pid], "the call runs on the sidecar");
     // SAFETY: kill only sends a signal to the child this test started.
     assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
     let killed = Instant::now();
@@ -130,4 +134,122 @@ fn locus_call_timeout_bounds_an_in_process_call() {
     let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(envelope["error"]["code"], "E_TIMEOUT", "{envelope}");
     assert_eq!(envelope["error"]["details"]["timeoutMs"], 300, "{envelope}");
+}
+
+/// A relay on 127.0.0.1 to `target` (`host:port`) that passes connections through until a
+/// `tools/call` goes by: the sidecar's answer to it is read to its end (the call has run)
+/// and dropped, that connection closed, and every later connection closed at once; an
+/// answer lost on the way while the sidecar lives. Returns the relay's `host:port`.
+fn answer_losing_relay(target: String) -> String {
+    use std::io::{Read, Write};
+    use std::net::{Shutdown, TcpListener, TcpStream};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let lost = Arc::new(AtomicBool::new(false));
+    std::thread::spawn(move || {
+        for client in listener.incoming() {
+            let Ok(client) = client else { break };
+            if lost.load(Ordering::SeqCst) {
+                let _ = client.shutdown(Shutdown::Both);
+                continue;
+            }
+            let Ok(server) = TcpStream::connect(&target) else { continue };
+            let calling = Arc::new(AtomicBool::new(false));
+            let (mut c_in, mut s_out) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            let seen = calling.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 16384];
+                let mut tail = Vec::new();
+                while let Ok(n) = c_in.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    tail.extend_from_slice(&buf[..n]);
+                    if tail.windows(10).any(|w| w == b"tools/call") {
+                        seen.store(true, Ordering::SeqCst);
+                    }
+                    let keep = tail.len().saturating_sub(16);
+                    tail.drain(..keep);
+                    if s_out.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                let _ = s_out.shutdown(Shutdown::Write);
+            });
+            let (mut s_in, mut c_out) = (server, client);
+            let lost = lost.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 16384];
+                let mut dropped = Vec::new();
+                while let Ok(n) = s_in.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    if calling.load(Ordering::SeqCst) {
+                        // The answer to the call: read until it is whole, then lose it.
+                        dropped.extend_from_slice(&buf[..n]);
+                        if dropped.windows(17).any(|w| w == b"structuredContent") {
+                            lost.store(true, Ordering::SeqCst);
+                            break;
+                        }
+                        continue;
+                    }
+                    if c_out.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                let _ = c_out.shutdown(Shutdown::Both);
+                let _ = s_in.shutdown(Shutdown::Both);
+            });
+        }
+    });
+    addr
+}
+
+/// `locus call` whose request reached a live sidecar but whose answer was lost does not run
+/// the call again in-process (it may have acted on the sidecar: a rename the editor made):
+/// it answers `E_INTERNAL` saying so, and the call ran once, on the sidecar.
+#[test]
+fn locus_call_does_not_run_again_in_process_a_call_whose_answer_was_lost() {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let dirs = Dirs::new("call-answer-lost");
+    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "lossy-editor");
+    let pid = s.pid();
+    // `locus call` finds the sidecar through its own discovery directory, at the relay.
+    let url = record["url"].as_str().unwrap();
+    let (authority, path) = url.strip_prefix("http://").unwrap().split_once('/').unwrap();
+    let relay = answer_losing_relay(authority.to_string());
+    let mut relayed = record.clone();
+    relayed["url"] = json!(format!("http://{relay}/{path}"));
+    let caller = Dirs::new("call-answer-lost-caller");
+    std::fs::DirBuilder::new().mode(0o700).create(caller.discovery_dir()).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(caller.discovery_file(pid))
+        .unwrap();
+    std::io::Write::write_all(&mut file, relayed.to_string().as_bytes()).unwrap();
+    drop(file);
+    let marker = dirs.root.join("ran");
+    let marker_param = format!("marker={}", marker.display());
+    let (code, stdout, stderr) = mcp_support::locus(
+        &caller,
+        &dirs.workspace,
+        &["call", "test_sleep", "--param", "ms=0", "--param", &marker_param],
+    );
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let error = &envelope["error"];
+    assert_eq!(error["code"], "E_INTERNAL", "{envelope}\n{stderr}");
+    assert_eq!(error["details"]["sidecarPid"], pid, "{envelope}");
+    assert_eq!(error["details"]["reason"], "answerLost", "{envelope}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("may have taken effect"), "{message}");
+    // It ran once, on the sidecar, and not again in `locus call`.
+    assert_eq!(wait_marker(&marker), [pid], "{stderr}");
+    assert!(s.alive());
+    drop(s);
 }

@@ -211,32 +211,37 @@ async fn call_anywhere(
                     async { up.client.peer().call_tool(request).await.map_err(|e| e.to_string()) };
                 let watched = proxy::watch(pid, deadline, call).await;
                 let _ = tokio::time::timeout(Duration::from_secs(1), up.client.cancel()).await;
-                match watched {
-                    Watched::Answer(r) => {
-                        if let Some(envelope) = r.structured_content {
-                            return envelope;
+                // The request has gone to the sidecar: whatever happens now, it is not run
+                // again in-process (it may have acted there, e.g. a rename the editor made).
+                return match watched {
+                    Watched::Answer(r) => match r.structured_content {
+                        Some(envelope) => envelope,
+                        None => {
+                            eprintln!(
+                                "locus: the sidecar of pid {pid} answered `{tool}` without an envelope"
+                            );
+                            let why = "the sidecar's answer carried no envelope";
+                            proxy::lost_answer_envelope(tool, pid, why, started).to_json()
                         }
-                        eprintln!(
-                            "locus: the sidecar answered without an envelope; calling in-process"
-                        );
-                    }
+                    },
                     Watched::Died => {
                         eprintln!("locus: the sidecar of pid {pid} exited during `{tool}`");
-                        return proxy::sidecar_died_envelope(tool, pid, started).to_json();
+                        proxy::sidecar_died_envelope(tool, pid, started).to_json()
                     }
                     Watched::TimedOut => {
-                        return proxy::timed_out_envelope(tool, limit, pid, started).to_json();
+                        proxy::timed_out_envelope(tool, limit, pid, started).to_json()
                     }
                     Watched::Failed(e) => {
                         eprintln!("locus: the call to the sidecar of pid {pid} failed: {e}");
-                        // A call that may have run on the sidecar is not run again here.
                         if proxy::died_soon(pid).await {
-                            return proxy::sidecar_died_envelope(tool, pid, started).to_json();
+                            proxy::sidecar_died_envelope(tool, pid, started).to_json()
+                        } else {
+                            proxy::lost_answer_envelope(tool, pid, &e, started).to_json()
                         }
-                        eprintln!("locus: calling in-process");
                     }
-                }
+                };
             }
+            // Not connected: nothing was sent, so the call runs here.
             Err(e) => eprintln!("locus: {e}; calling in-process"),
         }
     }

@@ -344,6 +344,18 @@ pub fn sidecar_died_envelope(tool: &str, pid: u32, started: Instant) -> Envelope
     failure(tool, died_error(tool, pid), started).envelope
 }
 
+/// The envelope of a call sent to the sidecar whose answer was lost (`why`) while the sidecar
+/// lives (`locus call`): the call may have taken effect there, so it is not run again.
+pub fn lost_answer_envelope(tool: &str, pid: u32, why: &str, started: Instant) -> Envelope {
+    let error = ToolError::new(
+        ErrorCode::Internal,
+        format!("the answer of the editor's Locus (`locus lsp`, pid {pid}) to `{tool}` was lost ({why}); the call may have taken effect on the sidecar"),
+    )
+    .with_hint("Check whether the call took effect (e.g. read the file or ask bridge_status) before calling again")
+    .with_details(json!({"sidecarPid": pid, "reason": "answerLost"}));
+    failure(tool, error, started).envelope
+}
+
 /// The envelope of a call the sidecar did not answer within `timeout` (`locus call`).
 pub fn timed_out_envelope(tool: &str, timeout: Duration, pid: u32, started: Instant) -> Envelope {
     failure(tool, timeout_error(tool, timeout, Some(pid)), started).envelope
@@ -439,19 +451,91 @@ pub fn screen(line: &str) -> Option<serde_json::Value> {
     Some(json!({"jsonrpc": "2.0", "id": id, "error": error}))
 }
 
+/// The longest line of stdin read as a message; a longer one is answered with an invalid
+/// request (-32600) and skipped, without holding more than this in memory.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// One line of stdin, as bytes, without its `\n` (nor a `\r` before it); `None` at the end
+/// of stdin (or when it cannot be read). A line longer than [`MAX_LINE`] is read to its end
+/// but not kept: `Some(Err(()))`.
+async fn read_line(
+    reader: &mut (impl tokio::io::AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+) -> Option<Result<(), ()>> {
+    use tokio::io::AsyncBufReadExt;
+    line.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = match reader.fill_buf().await {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            // A last line without its newline is still a line.
+            if !any {
+                return None;
+            }
+            break;
+        }
+        any = true;
+        let (piece, used, ended) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        if !too_long && line.len() + piece.len() <= MAX_LINE {
+            line.extend_from_slice(piece);
+        } else {
+            too_long = true;
+            line.clear();
+        }
+        reader.consume(used);
+        if ended {
+            break;
+        }
+    }
+    if too_long {
+        return Some(Err(()));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(Ok(()))
+}
+
+/// A JSON-RPC error answer with no id (for a line whose id cannot be read).
+fn error_without_id(code: i32, message: String) -> String {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}}).to_string()
+}
+
+/// Passes stdin to rmcp line by line, answering here what rmcp would not answer with an id
+/// ([`screen`]), a line that is not UTF-8 (parse error, -32700) and a line over
+/// [`MAX_LINE`] (invalid request, -32600); none of them ends the stream.
 async fn screen_stdin(
-    stdin: tokio::io::Stdin,
+    stdin: impl tokio::io::AsyncRead + Unpin,
     mut to_rmcp: impl tokio::io::AsyncWrite + Unpin,
     answers: tokio::sync::mpsc::UnboundedSender<String>,
 ) {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-    let mut lines = tokio::io::BufReader::new(stdin).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        if let Some(answer) = screen(&line) {
+    use tokio::io::AsyncWriteExt;
+    let mut reader = tokio::io::BufReader::new(stdin);
+    let mut line = Vec::new();
+    while let Some(read) = read_line(&mut reader, &mut line).await {
+        if read.is_err() {
+            let why = format!("the message is longer than {MAX_LINE} bytes");
+            let _ = answers.send(error_without_id(-32600, why));
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(&line) else {
+            let why = "the message is not valid UTF-8".to_string();
+            let _ = answers.send(error_without_id(-32700, why));
+            continue;
+        };
+        if let Some(answer) = screen(text) {
             let _ = answers.send(answer.to_string());
             continue;
         }
-        if to_rmcp.write_all(line.as_bytes()).await.is_err()
+        if to_rmcp.write_all(text.as_bytes()).await.is_err()
             || to_rmcp.write_all(b"\n").await.is_err()
         {
             return;

@@ -171,6 +171,27 @@ impl StdioMcp {
         stdin.flush().unwrap();
     }
 
+    /// Writes raw bytes and a newline (for garbage that is not UTF-8: mcp_bodies.rs).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits for the next message that answers no request (`id: null`).
+    pub fn response_without_id(&mut self) -> Value {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let m =
+                self.lines.recv_timeout(left).unwrap_or_else(|_| panic!("no answer without an id"));
+            if m.get("id") == Some(&Value::Null) {
+                return m;
+            }
+        }
+    }
+
     fn write(&mut self, v: &Value) {
         let stdin = self.stdin.as_mut().unwrap();
         writeln!(stdin, "{v}").unwrap();
@@ -229,6 +250,21 @@ impl Drop for StdioMcp {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits until the `test_sleep` call given `marker` has started (its process appended its
+/// pid to the file); returns the pids written so far, one per call that started.
+pub fn wait_marker(marker: &Path) -> Vec<u32> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let text = std::fs::read_to_string(marker).unwrap_or_default();
+        let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+        if !pids.is_empty() {
+            return pids;
+        }
+        assert!(Instant::now() < deadline, "no call started: {} is empty", marker.display());
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

@@ -25,6 +25,11 @@ pub struct SleepParams {
     #[serde(default)]
     #[schemars(example = &"a bug")]
     pub panic: Option<String>,
+    /// A file this call appends its process id to (one line) when it starts, so a test can
+    /// see that the call arrived, and where it ran.
+    #[serde(default)]
+    #[schemars(example = &"/tmp/arrived")]
+    pub marker: Option<String>,
 }
 
 /// `test_sleep`'s data.
@@ -57,6 +62,24 @@ impl Tool for TestSleep {
     }
 
     async fn run(&self, p: SleepParams, _: Cx) -> Result<Slept, ToolError> {
+        if let Some(marker) = &p.marker {
+            use std::io::Write;
+            let mut file =
+                std::fs::OpenOptions::new().create(true).append(true).open(marker).map_err(
+                    |e| {
+                        ToolError::new(
+                            crate::ErrorCode::Internal,
+                            format!("cannot open the marker {marker}: {e}"),
+                        )
+                    },
+                )?;
+            writeln!(file, "{}", std::process::id()).map_err(|e| {
+                ToolError::new(
+                    crate::ErrorCode::Internal,
+                    format!("cannot write the marker {marker}: {e}"),
+                )
+            })?;
+        }
         // `sleep(0)` would still wait for the timer's next tick (about 1 ms).
         if p.ms > 0 {
             tokio::time::sleep(Duration::from_millis(p.ms)).await;
