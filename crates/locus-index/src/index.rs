@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 use locus_doc::Document;
-use locus_scopes::{Language, Outline, Registry};
+use locus_scopes::{Language, Registry, Source};
 use rayon::prelude::*;
 
 use crate::file::{self, Sym};
@@ -39,10 +39,18 @@ impl Config {
     /// The defaults: 2 MiB files, 512 MiB of index, data languages skipped, all cores,
     /// watching. `LOCUS_INDEX_MAX_MB` sets the memory cap.
     pub fn standard() -> Config {
-        let cap_mb = std::env::var("LOCUS_INDEX_MAX_MB")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .unwrap_or(512);
+        let cap_mb = match std::env::var("LOCUS_INDEX_MAX_MB") {
+            Ok(v) => match v.trim().parse::<usize>() {
+                Ok(mb) if mb > 0 => mb,
+                _ => {
+                    eprintln!(
+                        "locus-index: LOCUS_INDEX_MAX_MB={v:?} is not a number of MiB above 0; using 512"
+                    );
+                    512
+                }
+            },
+            Err(_) => 512,
+        };
         Config {
             max_file_bytes: 2 << 20,
             max_index_bytes: cap_mb << 20,
@@ -77,7 +85,7 @@ pub struct Skipped {
     pub too_large: usize,
     /// Generated and minified (very long lines).
     pub minified: usize,
-    /// Could not be read.
+    /// Could not be read, or outlining it failed (the path is logged).
     pub unreadable: usize,
     /// Left out because the index reached its memory cap.
     pub over_cap: usize,
@@ -136,7 +144,7 @@ pub struct Answer {
 }
 
 /// An open document, as the editor has it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct OpenDoc {
     /// Its file.
     pub path: PathBuf,
@@ -144,9 +152,10 @@ pub struct OpenDoc {
     pub doc: Document,
     /// The editor's language id.
     pub language_id: String,
-    /// Its outline, when the caller keeps one up to date (the editor state does): used
-    /// instead of parsing the text again.
-    pub outline: Option<Arc<Outline>>,
+    /// Its parsed source, when the caller keeps one up to date (the editor state does, and
+    /// gives a snapshot of it): its outline (computed once per version, incrementally after
+    /// an edit) is used instead of parsing the text again, and only when the index needs it.
+    pub source: Option<Source>,
 }
 
 /// The workspace symbol index. Cheap to share (`Arc`); every method may be called from any
@@ -169,6 +178,8 @@ pub struct Index {
     dirs: Mutex<HashSet<PathBuf>>,
     watcher: Mutex<Option<notify::RecommendedWatcher>>,
     watch_error: Mutex<Option<String>>,
+    /// Why folders given were not indexed (the file system's root, the home folder).
+    refused: Mutex<Option<String>>,
     /// Open documents whose text replaces the disk's: path → (version, length).
     overlays: Mutex<HashMap<PathBuf, (i32, usize)>>,
     changes: Mutex<Sender<Vec<PathBuf>>>,
@@ -200,6 +211,7 @@ impl Index {
             dirs: Mutex::new(HashSet::new()),
             watcher: Mutex::new(None),
             watch_error: Mutex::new(None),
+            refused: Mutex::new(None),
             overlays: Mutex::new(HashMap::new()),
             changes: Mutex::new(tx),
         });
@@ -220,7 +232,18 @@ impl Index {
     }
 
     /// Indexes these folders instead (a full rebuild in the background) when they differ.
+    /// The file system's root and the home folder are refused (an editor opened on them
+    /// would have the index read the whole disk): the answers say so.
     pub fn set_folders(self: &Arc<Self>, folders: Vec<PathBuf>) {
+        let (folders, refused) = refuse_roots(folders);
+        *lock(&self.refused) = (!refused.is_empty()).then(|| {
+            let names: Vec<String> = refused.iter().map(|f| f.display().to_string()).collect();
+            format!(
+                "the symbol index does not index {} (the file system's root or the home folder: \
+                 it would read the whole disk); open the project's own folder in the editor",
+                names.join(", ")
+            )
+        });
         {
             let mut current = write(&self.folders);
             if *current == folders && self.generation.load(Ordering::SeqCst) > 0 {
@@ -263,7 +286,7 @@ impl Index {
     pub fn search(&self, query: &Query) -> Answer {
         let store = read(&self.store);
         let (hits, more) = search::run(&store, query);
-        Answer { hits, more, building: self.progress(), capped: lock(&self.capped).clone() }
+        Answer { hits, more, building: self.progress(), capped: self.warning() }
     }
 
     /// What the index holds.
@@ -288,8 +311,13 @@ impl Index {
             build_ms: (build_ms > 0).then_some(build_ms),
             watching: if self.config.watch { watching } else { Err("not asked to".into()) },
             open_documents: lock(&self.overlays).len(),
-            capped: lock(&self.capped).clone(),
+            capped: self.warning(),
         }
+    }
+
+    /// Why folders were refused, or the memory cap's message.
+    fn warning(&self) -> Option<String> {
+        lock(&self.refused).clone().or_else(|| lock(&self.capped).clone())
     }
 
     /// Makes the open documents' text win over the disk's: documents new or changed since
@@ -317,14 +345,22 @@ impl Index {
                 let head = d.doc.slice(0, d.doc.len_bytes().min(256));
                 registry.for_path(&d.path, head.lines().next())
             });
-            let syms = match (language, &d.outline) {
+            let path = d.path;
+            let syms = guarded(&path, || match (language, d.source) {
                 (Some(l), _) if !self.config.indexes(l) => Vec::new(),
-                (Some(_), Some(outline)) => file::symbols_of_outline(&d.doc, outline),
-                (Some(l), None) => file::symbols_of_doc(d.doc, l),
+                (Some(_), Some(source)) if source.has_symbols() => {
+                    file::symbols_of_outline(&d.doc, &source.outline())
+                }
+                (Some(l), _) => file::symbols_of_doc(d.doc, l),
                 (None, _) => Vec::new(),
-            };
-            write(&self.store).insert(&d.path, syms, Some(stamp));
-            lock(&self.overlays).insert(d.path, stamp);
+            })
+            .unwrap_or_default();
+            // The record and the symbols change together, under both locks, in the order
+            // every writer takes them (overlays, then store): a build cannot come between.
+            let mut overlays = lock(&self.overlays);
+            let mut store = write(&self.store);
+            self.insert_capped(&mut store, &path, syms, Some(stamp), &folders);
+            overlays.insert(path, stamp);
             changed = true;
         }
         let closed: Vec<PathBuf> = {
@@ -358,7 +394,7 @@ impl Index {
         };
         let mut seen = HashSet::new();
         for path in paths {
-            if !seen.insert(path.clone()) || lock(&self.overlays).contains_key(&path) {
+            if !seen.insert(path.clone()) {
                 continue;
             }
             let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -379,14 +415,17 @@ impl Index {
                     && admitted_in(&parent, &path)
                 {
                     self.update_file(&path);
-                } else {
+                } else if !lock(&self.overlays).contains_key(&path) {
                     write(&self.store).remove(&path);
                 }
             } else {
+                let overlays = lock(&self.overlays);
                 let mut store = write(&self.store);
-                store.remove(&path);
+                if !overlays.contains_key(&path) {
+                    store.remove(&path);
+                }
                 if lock(&self.dirs).remove(&path) {
-                    store.remove_under(&path);
+                    store.remove_under(&path, &overlays);
                     lock(&self.dirs).retain(|d| !d.starts_with(&path));
                 }
             }
@@ -403,14 +442,56 @@ impl Index {
         dirs.contains(parent) && walk::admits_name(path, &self.config)
     }
 
-    /// Reads one file from disk and sets its symbols (or forgets it when skipped).
+    /// Reads one file from disk and sets its symbols (or forgets it when skipped); an open
+    /// document keeps the editor's text.
     fn update_file(&self, path: &Path) {
-        match outline_file(path, &self.config) {
-            Outcome::Symbols(syms) => write(&self.store).insert(path, syms, None),
+        let outcome = outline_file(path, &self.config);
+        let folders = self.folders();
+        let overlays = lock(&self.overlays);
+        if overlays.contains_key(path) {
+            return;
+        }
+        let mut store = write(&self.store);
+        match outcome {
+            Outcome::Symbols(syms) => {
+                self.insert_capped(&mut store, path, syms, None, &folders);
+            }
             Outcome::Skipped(_) | Outcome::NotSource => {
-                write(&self.store).remove(path);
+                store.remove(path);
             }
         }
+    }
+
+    /// Sets a file's symbols unless the index is past its memory cap (the file is then left
+    /// out, counted, and the cap's message set); returns whether they were set.
+    fn insert_capped(
+        &self,
+        store: &mut Store,
+        path: &Path,
+        syms: Vec<Sym>,
+        editor: Option<(i32, usize)>,
+        folders: &[PathBuf],
+    ) -> bool {
+        if store.bytes - store.bytes_of(path) > self.config.max_index_bytes {
+            store.remove(path);
+            lock(&self.skipped).over_cap += 1;
+            if lock(&self.capped).is_none() {
+                let largest: Vec<String> = store
+                    .largest_folders(folders)
+                    .into_iter()
+                    .take(5)
+                    .map(|(f, b)| format!("{} ({} MiB)", f.display(), b >> 20))
+                    .collect();
+                *lock(&self.capped) = Some(format!(
+                    "the symbol index reached its memory cap of {} MiB and left files out; the largest folders: {}; add the ones that are not your code to a .ignore file, or raise LOCUS_INDEX_MAX_MB",
+                    self.config.max_index_bytes >> 20,
+                    largest.join(", ")
+                ));
+            }
+            return false;
+        }
+        store.insert(path, syms, editor);
+        true
     }
 
     fn touch(&self) {
@@ -418,6 +499,10 @@ impl Index {
     }
 
     fn build(self: &Arc<Self>, folders: &[PathBuf], generation: u64) {
+        // The walk's threads and the outlining pool are started from here: they inherit it.
+        lower_priority();
+        // Whatever happens below (a panic included), a build still current ends as built.
+        let _finish = FinishBuild { index: self, generation };
         let started = Instant::now();
         let current = || self.generation.load(Ordering::SeqCst) == generation;
         self.done.store(0, Ordering::SeqCst);
@@ -428,8 +513,22 @@ impl Index {
             return;
         }
         {
+            // The open documents stay, with the editor's symbols: reset under both locks
+            // (overlays, then store), so no sync comes between; those outside the new
+            // folders go back to nothing.
+            let mut overlays = lock(&self.overlays);
             let mut store = write(&self.store);
-            *store = Store::default();
+            let mut fresh = Store::default();
+            overlays.retain(|path, _| {
+                if !folders.iter().any(|f| path.starts_with(f)) {
+                    return false;
+                }
+                if let Some((syms, editor)) = store.entry(path) {
+                    fresh.insert(path, syms, editor);
+                }
+                true
+            });
+            *store = fresh;
         }
         *lock(&self.skipped) = Skipped::default();
         *lock(&self.capped) = None;
@@ -458,7 +557,6 @@ impl Index {
         if current() {
             self.build_ms.store(started.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
             self.touch();
-            self.finish_build();
         }
     }
 
@@ -481,11 +579,7 @@ impl Index {
                         if overlays.contains_key(path.as_path()) {
                             continue;
                         }
-                        if store.bytes > self.config.max_index_bytes {
-                            skipped.over_cap += 1;
-                            continue;
-                        }
-                        store.insert(path, syms, None);
+                        self.insert_capped(&mut store, path, syms, None, folders);
                     }
                     Outcome::Skipped(Skip::NotUtf8) => skipped.not_utf8 += 1,
                     Outcome::Skipped(Skip::Binary) => skipped.binary += 1,
@@ -495,19 +589,6 @@ impl Index {
                     Outcome::NotSource => {}
                 }
             }
-            if skipped.over_cap > 0 && lock(&self.capped).is_none() {
-                let largest: Vec<String> = store
-                    .largest_folders(folders)
-                    .into_iter()
-                    .take(5)
-                    .map(|(f, b)| format!("{} ({} MiB)", f.display(), b >> 20))
-                    .collect();
-                *lock(&self.capped) = Some(format!(
-                    "the symbol index reached its memory cap of {} MiB and left files out; the largest folders: {}; add the ones that are not your code to a .ignore file, or raise LOCUS_INDEX_MAX_MB",
-                    self.config.max_index_bytes >> 20,
-                    largest.join(", ")
-                ));
-            }
         }
         let mut total = lock(&self.skipped);
         total.not_utf8 += skipped.not_utf8;
@@ -515,7 +596,6 @@ impl Index {
         total.too_large += skipped.too_large;
         total.minified += skipped.minified;
         total.unreadable += skipped.unreadable;
-        total.over_cap += skipped.over_cap;
     }
 
     /// Watches `dirs` (each alone: ignored folders are never watched).
@@ -562,16 +642,64 @@ enum Outcome {
     NotSource,
 }
 
+/// Reads and outlines a file; a panic doing so skips the file (counted as unreadable, the
+/// path logged) instead of stopping the index.
 fn outline_file(path: &Path, config: &Config) -> Outcome {
-    match walk::read(path, config) {
+    guarded(path, || match walk::read(path, config) {
         Read_::Text(text, language) => Outcome::Symbols(file::symbols_of_text(&text, language)),
         Read_::Skipped(why) => Outcome::Skipped(why),
         Read_::NotSource => Outcome::NotSource,
+    })
+    .unwrap_or(Outcome::Skipped(Skip::Unreadable))
+}
+
+/// Runs `f` for `path`; a panic is caught and logged with the path (`None`).
+fn guarded<T>(path: &Path, f: impl FnOnce() -> T) -> Option<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => Some(v),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            eprintln!("locus-index: outlining {} failed, skipped: {why}", path.display());
+            None
+        }
     }
+}
+
+/// Ends the build of `generation` when dropped, if it is still the current one.
+struct FinishBuild<'a> {
+    index: &'a Index,
+    generation: u64,
+}
+
+impl Drop for FinishBuild<'_> {
+    fn drop(&mut self) {
+        if self.index.generation.load(Ordering::SeqCst) == self.generation {
+            self.index.finish_build();
+        }
+    }
+}
+
+/// The folders without the file system's root and the home folder, and those left out.
+fn refuse_roots(folders: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let same = |a: &Path, b: &Path| {
+        a == b
+            || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    };
+    folders.into_iter().partition(|f| {
+        let root = f.parent().is_none();
+        let is_home = home.as_deref().is_some_and(|h| same(f, h));
+        !root && !is_home
+    })
 }
 
 /// The update thread: gathers changed paths for a few milliseconds, then applies them.
 fn follow_changes(index: &Weak<Index>, rx: &Receiver<Vec<PathBuf>>) {
+    lower_priority();
     while let Ok(mut paths) = rx.recv() {
         let deadline = Instant::now() + Duration::from_millis(20);
         loop {
@@ -586,7 +714,9 @@ fn follow_changes(index: &Weak<Index>, rx: &Receiver<Vec<PathBuf>>) {
             }
         }
         let Some(index) = index.upgrade() else { return };
-        index.apply_paths(paths);
+        // A panic (outlining is already guarded file by file) must not end the updates.
+        let first = paths.first().cloned().unwrap_or_default();
+        let _ = guarded(&first, || index.apply_paths(paths));
     }
 }
 

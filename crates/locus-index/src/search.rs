@@ -1,6 +1,7 @@
 //! Answering a query: the tiers over the name maps, the filters, the container part of
 //! `Class.method`, and the order of the answer.
 
+use std::collections::HashSet;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
@@ -118,7 +119,8 @@ pub(crate) fn run(store: &Store, q: &Query) -> (Vec<Hit>, bool) {
         return (Vec::new(), false);
     }
     let mut found: Vec<(SymRef, f32)> = Vec::new();
-    let mut search = Search { store, q, found: &mut found, limit, more: false };
+    let mut search =
+        Search { store, q, found: &mut found, distinct: HashSet::new(), limit, more: false };
     match split(text) {
         // `Ledger.balance`: the name by its container; the whole text only as a name that
         // holds the separator (a Markdown heading), never fuzzily.
@@ -164,6 +166,8 @@ struct Search<'a> {
     store: &'a Store,
     q: &'a Query,
     found: &'a mut Vec<(SymRef, f32)>,
+    /// The distinct symbols in `found` (a symbol two tiers find is there twice).
+    distinct: HashSet<SymRef>,
     limit: usize,
     /// Set when a tier stopped early: more matches exist than the answer holds.
     more: bool,
@@ -209,21 +213,29 @@ impl Search<'_> {
             }
         }
         // Fuzzy matches only fill an answer the better tiers left short.
-        if !fuzzy || (early && self.found.len() >= self.limit) {
+        if !fuzzy || (early && self.distinct.len() >= self.limit) {
             return;
         }
         let mut fuzzy = Fuzzy::new(name);
         let mask = fuzzy.mask;
         let ascii = k.is_ascii();
-        // Names that hold the query's letters in order: cheap checks, so every name is
-        // looked at. The matcher then scores the shortest of them, at most FUZZY_BUDGET (the
-        // best fuzzy matches are short: nucleo charges every gap), which bounds a query's cost
-        // whatever the workspace's size.
+        // Names that hold the query's letters in order, borne by a symbol the kind and path
+        // filters admit: cheap checks, so every name is looked at. The matcher then scores the
+        // shortest of them, at most FUZZY_BUDGET (the best fuzzy matches are short: nucleo
+        // charges every gap), which bounds a query's cost whatever the workspace's size.
+        let filtered = !self.q.kinds.is_empty() || self.q.path.is_some();
         let mut candidates: Vec<(usize, usize)> = store
             .flat
             .iter()
             .enumerate()
             .filter(|(_, f)| f.mask & mask == mask && (!ascii || matching::subsequence(&f.key, &k)))
+            .filter(|(_, f)| {
+                !filtered
+                    || store
+                        .names
+                        .get(&*f.key)
+                        .is_some_and(|slot| slot.refs.iter().any(|&r| self.admits(r)))
+            })
             .map(|(i, f)| (f.key.len(), i))
             .collect();
         if candidates.len() > FUZZY_BUDGET {
@@ -261,7 +273,7 @@ impl Search<'_> {
                 }
                 i += 1;
             }
-            if early && self.found.len() >= self.limit {
+            if early && self.distinct.len() >= self.limit {
                 self.more |= i < keys.len();
                 return true;
             }
@@ -269,15 +281,21 @@ impl Search<'_> {
         false
     }
 
+    /// Whether the kind and path filters admit a symbol.
+    fn admits(&self, r: SymRef) -> bool {
+        let store = self.store;
+        if !self.q.kinds.is_empty() && !self.q.kinds.contains(&store.sym(r).kind) {
+            return false;
+        }
+        match &self.q.path {
+            Some(filter) => filter.admits(&store.file(r.file).path),
+            None => true,
+        }
+    }
+
     fn accept(&mut self, r: SymRef, score: f32, container: Option<&ContainerQuery>) {
         let store = self.store;
-        let sym = store.sym(r);
-        if !self.q.kinds.is_empty() && !self.q.kinds.contains(&sym.kind) {
-            return;
-        }
-        if let Some(filter) = &self.q.path
-            && !filter.admits(&store.file(r.file).path)
-        {
+        if !self.admits(r) {
             return;
         }
         let score = match container {
@@ -288,6 +306,7 @@ impl Search<'_> {
             },
         };
         self.found.push((r, score));
+        self.distinct.insert(r);
     }
 }
 

@@ -14,6 +14,9 @@ pub(crate) struct SymRef {
     pub sym: u32,
 }
 
+/// The editor's version and length of an open document.
+pub(crate) type Stamp = (i32, usize);
+
 /// One indexed file.
 pub(crate) struct FileEntry {
     pub path: Arc<Path>,
@@ -130,6 +133,19 @@ impl Store {
             Some(FileEntry { path, syms: syms.into_boxed_slice(), editor, bytes });
     }
 
+    /// The bytes a file's entry holds (0 when it is not indexed).
+    pub fn bytes_of(&self, path: &Path) -> usize {
+        self.by_path.get(path).map_or(0, |&id| self.file(id).bytes)
+    }
+
+    /// A copy of a file's symbols, with the editor's stamp when they come from an open
+    /// document.
+    pub fn entry(&self, path: &Path) -> Option<(Vec<Sym>, Option<Stamp>)> {
+        let id = *self.by_path.get(path)?;
+        let f = self.file(id);
+        Some((f.syms.to_vec(), f.editor))
+    }
+
     /// Forgets a file; returns whether it was indexed.
     pub fn remove(&mut self, path: &Path) -> bool {
         let Some(id) = self.by_path.remove(path) else { return false };
@@ -171,10 +187,14 @@ impl Store {
         true
     }
 
-    /// Forgets every file under `dir`.
-    pub fn remove_under(&mut self, dir: &Path) {
-        let under: Vec<PathBuf> =
-            self.by_path.keys().filter(|p| p.starts_with(dir)).map(|p| p.to_path_buf()).collect();
+    /// Forgets every file under `dir`, except those in `keep` (open documents).
+    pub fn remove_under<V>(&mut self, dir: &Path, keep: &HashMap<PathBuf, V>) {
+        let under: Vec<PathBuf> = self
+            .by_path
+            .keys()
+            .filter(|p| p.starts_with(dir) && !keep.contains_key(&***p))
+            .map(|p| p.to_path_buf())
+            .collect();
         for p in under {
             self.remove(&p);
         }

@@ -137,7 +137,13 @@ pub(crate) fn read(path: &Path, config: &Config) -> Read_ {
         // No extension: only a shebang can make it source; read the first line alone.
         let mut head = [0u8; 128];
         let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-        let first = std::str::from_utf8(&head[..n]).ok().and_then(|t| t.lines().next());
+        // The first line only: the prefix may end inside a character, which must not hide it.
+        let head = &head[..n];
+        let line = &head[..memchr::memchr(b'\n', head).unwrap_or(head.len())];
+        let first = match std::str::from_utf8(line) {
+            Ok(t) => Some(t),
+            Err(e) => std::str::from_utf8(&line[..e.valid_up_to()]).ok(),
+        };
         match first.and_then(|l| registry.for_path(path, Some(l))) {
             Some(l) if config.indexes(l) => {}
             _ => return Read_::NotSource,

@@ -196,7 +196,7 @@ fn open_documents_win_over_the_disk_until_closed() {
         path: path.clone(),
         doc: Document::new(text, version),
         language_id: "python".into(),
-        outline: None,
+        source: None,
     };
     index.sync_open(vec![open("def in_editor():\n    pass\n", 1)]);
     let hits = index.search(&query("in_editor")).hits;
@@ -260,4 +260,105 @@ fn the_memory_cap_stops_the_index_and_names_the_largest_folders() {
     let message = status.capped.expect("a message");
     assert!(message.contains("memory cap") && message.contains("/big ("), "{message}");
     assert!(index.search(&query("function")).capped.is_some());
+}
+
+#[test]
+fn open_documents_survive_a_rebuild_when_the_folders_change() {
+    let dir = Dir::new("open-rebuild");
+    let path = dir.write("app/main.py", "def on_disk():\n    pass\n");
+    dir.write("other/more.py", "def elsewhere():\n    pass\n");
+    let index = built(&dir, config());
+    let open = || OpenDoc {
+        path: path.clone(),
+        doc: Document::new("def unsaved_name():\n    pass\n", 3),
+        language_id: "python".into(),
+        source: None,
+    };
+    index.sync_open(vec![open()]);
+    assert_eq!(index.search(&query("unsaved_name")).hits.len(), 1);
+    // The folders change: a full rebuild, which must keep the open document's text.
+    index.set_folders(vec![dir.0.join("app"), dir.0.join("other")]);
+    assert!(index.wait_built(Duration::from_secs(30)));
+    index.sync_open(vec![open()]);
+    let hits = index.search(&query("unsaved_name")).hits;
+    assert_eq!(hits.len(), 1, "the open document vanished after the rebuild");
+    assert!(hits[0].from_editor);
+    assert!(index.search(&query("on_disk")).hits.is_empty());
+    assert_eq!(index.search(&query("elsewhere")).hits.len(), 1);
+    // Folders that no longer hold it: the record goes, and a later sync is not confused.
+    index.set_folders(vec![dir.0.join("other")]);
+    assert!(index.wait_built(Duration::from_secs(30)));
+    assert_eq!(index.status().open_documents, 0);
+    assert!(index.search(&query("unsaved_name")).hits.is_empty());
+}
+
+#[test]
+fn a_symbol_two_tiers_find_counts_once_toward_the_limit() {
+    let dir = Dir::new("distinct");
+    // `user` finds `user_name` by prefix and again by word (its folded `username`), before
+    // `get_user_names_list` by word.
+    dir.write("u.py", "def user_name():\n    pass\n\n\ndef get_user_names_list():\n    pass\n");
+    let index = built(&dir, config());
+    let mut q = query("user");
+    q.limit = 2;
+    let answer = index.search(&q);
+    let names: Vec<&str> = answer.hits.iter().map(|h| h.name.as_str()).collect();
+    assert_eq!(names, ["user_name", "get_user_names_list"]);
+}
+
+#[test]
+fn fuzzy_matches_are_filtered_before_the_budget() {
+    let dir = Dir::new("fuzzy-filter");
+    // Many short names that fuzzily match, none a class; one long class that does too.
+    let mut text = String::new();
+    for i in 0..500 {
+        text.push_str(&format!("def x_q_z{i}():\n    pass\n\n"));
+    }
+    text.push_str("class XylophoneQuietZebraHolder:\n    pass\n");
+    dir.write("many.py", text);
+    let index = built(&dir, config());
+    let mut q = query("xqz");
+    q.kinds = vec![SymbolKind::Class];
+    let hits = index.search(&q).hits;
+    assert_eq!(
+        hits.iter().map(|h| h.name.as_str()).collect::<Vec<_>>(),
+        ["XylophoneQuietZebraHolder"]
+    );
+}
+
+#[test]
+fn a_shebang_is_seen_when_the_probe_ends_inside_a_character() {
+    let dir = Dir::new("shebang");
+    // Byte 128 falls inside a two-byte `é` on the second line.
+    dir.write(
+        "tool",
+        format!("#!/usr/bin/env python3\n# {}\ndef from_shebang():\n    pass\n", "é".repeat(60)),
+    );
+    let index = built(&dir, config());
+    assert_eq!(index.search(&query("from_shebang")).hits.len(), 1);
+}
+
+#[test]
+fn the_memory_cap_holds_for_files_added_later() {
+    let dir = Dir::new("cap-later");
+    for i in 0..40 {
+        dir.write(&format!("big/m{i}.py"), format!("def function_{i}():\n    pass\n").repeat(50));
+    }
+    let index = built(&dir, Config { max_index_bytes: 16 << 10, threads: 1, ..config() });
+    let before = index.status().skipped.over_cap;
+    let added = dir.write("big/late.py", "def arrived_late():\n    pass\n");
+    index.apply_paths(vec![added]);
+    assert!(index.search(&query("arrived_late")).hits.is_empty());
+    assert_eq!(index.status().skipped.over_cap, before + 1);
+}
+
+#[test]
+fn the_root_and_the_home_folder_are_refused() {
+    let index = Index::start(vec![PathBuf::from("/")], config());
+    assert!(index.wait_built(Duration::from_secs(30)));
+    let status = index.status();
+    assert!(status.folders.is_empty(), "{status:?}");
+    let message = status.capped.expect("a message");
+    assert!(message.contains("does not index /"), "{message}");
+    assert!(index.search(&query("anything")).capped.is_some());
 }

@@ -47,8 +47,10 @@ pub fn current() -> Option<Arc<Index>> {
 }
 
 /// The index with the editor's open documents synced into it (their unsaved text wins over
-/// the disk's). Their outlines come from the editor state, which keeps them up to date edit
-/// by edit (incrementally), so an edit costs the index only the copy of symbols.
+/// the disk's). Under the state's lock only snapshots are taken (text and tree shared, the
+/// outline computed so far carried along); the index reads an outline, outside the lock, only
+/// for a document changed since the last sync, and the editor state's sources outline
+/// incrementally after an edit, so no editor message waits on a parse.
 pub fn synced(state: &Shared) -> Option<Arc<Index>> {
     let index = current()?;
     let docs: Vec<OpenDoc> = state.with(|s| {
@@ -59,7 +61,7 @@ pub fn synced(state: &Shared) -> Option<Arc<Index>> {
                 path: PathBuf::from(d.path),
                 doc: d.doc,
                 language_id: d.language_id,
-                outline: d.outline,
+                source: d.source,
             })
             .collect()
     });

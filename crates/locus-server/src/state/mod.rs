@@ -156,7 +156,7 @@ pub struct DocumentSnapshot {
 }
 
 /// One open document for the symbol index ([`EditorState::outlines`]).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct DocumentOutline {
     /// The file path (the URI itself for documents that are not files).
     pub path: String,
@@ -164,8 +164,9 @@ pub struct DocumentOutline {
     pub language_id: String,
     /// The text at this moment (shared with the mirror).
     pub doc: Document,
-    /// Its outline, when its syntax tree is current.
-    pub outline: Option<std::sync::Arc<locus_scopes::Outline>>,
+    /// A snapshot of its parsed source, when its syntax tree is current: its outline is
+    /// computed (incrementally after an edit) only when read, away from the state's lock.
+    pub source: Option<locus_scopes::Source>,
 }
 
 /// The whole editor state. Use it through [`Shared`].
@@ -544,9 +545,12 @@ impl EditorState {
         self.docs.get(&key_of(uri)).map(|d| (d.text().version(), d.text().text()))
     }
 
-    /// Each open document's path, language id and text, with its outline when its tree is
-    /// current (awake, no deferred edits): computed as a context would compute it, so after an
-    /// edit only the changed region is outlined again. For the workspace symbol index.
+    /// Each open document's path, language id and text, with a snapshot of its parsed source
+    /// when its tree is current (awake, no deferred edits). Nothing is parsed or outlined here
+    /// (the caller holds the state's lock): the snapshot shares the text, the tree and the
+    /// outline computed so far, and whoever reads its outline later computes it as a context
+    /// would (after an edit, only the changed region), outside the lock. For the workspace
+    /// symbol index.
     pub fn outlines(&self) -> Vec<DocumentOutline> {
         self.docs
             .values()
@@ -554,8 +558,8 @@ impl EditorState {
                 path: d.path.clone(),
                 language_id: d.language_id.clone(),
                 doc: d.text().clone(),
-                outline: (!d.asleep && d.pending.is_none() && d.source.has_symbols())
-                    .then(|| d.source.outline()),
+                source: (!d.asleep && d.pending.is_none() && d.source.has_symbols())
+                    .then(|| d.source.snapshot()),
             })
             .collect()
     }

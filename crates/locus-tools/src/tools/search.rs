@@ -29,6 +29,10 @@ const WAIT_FOR_BUILD: Duration = Duration::from_secs(3);
 /// catalogue's default timeout.
 const ONE_SHOT_WAIT: Duration = Duration::from_secs(25);
 
+/// How long before the call's deadline the wait for the build gives up, so that the answer
+/// (what is indexed so far) still reaches the caller in time.
+const DEADLINE_MARGIN: Duration = Duration::from_millis(300);
+
 /// Parameters of `symbol_search`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -159,6 +163,7 @@ impl Tool for SymbolSearch {
         let host = cx.host.clone();
         let path = p.path.clone();
         let cancel = cx.cancel.clone();
+        let deadline = cx.deadline;
         let answer = tokio::task::spawn_blocking(move || {
             let index: Arc<Index> = host.symbol_index(true).ok_or_else(|| {
                 ToolError::new(ErrorCode::Unsupported, "this process has no symbol index")
@@ -172,8 +177,11 @@ impl Tool for SymbolSearch {
                 })?),
                 None => None,
             };
+            // Never past the call's deadline: the answer (with how far the build is) must
+            // be back before the caller gives up.
             let wait = if one_shot { ONE_SHOT_WAIT } else { WAIT_FOR_BUILD };
-            let until = std::time::Instant::now() + wait;
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let until = std::time::Instant::now() + wait.min(left.saturating_sub(DEADLINE_MARGIN));
             while !index.wait_built(Duration::from_millis(50)) {
                 if cancel.is_cancelled() || std::time::Instant::now() >= until {
                     break;
