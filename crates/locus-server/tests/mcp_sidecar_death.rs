@@ -137,7 +137,7 @@ fn locus_call_timeout_bounds_an_in_process_call() {
 }
 
 /// A relay on 127.0.0.1 to `target` (`host:port`) that passes connections through until a
-/// `tools/call` goes by: the sidecar's answer to it is read to its end (the call has run)
+/// call of `test_sleep` goes by: the sidecar's answer to it is read to its end (the call has run)
 /// and dropped, that connection closed, and every later connection closed at once; an
 /// answer lost on the way while the sidecar lives. Returns the relay's `host:port`.
 fn answer_losing_relay(target: String) -> String {
@@ -167,7 +167,7 @@ fn answer_losing_relay(target: String) -> String {
                         break;
                     }
                     tail.extend_from_slice(&buf[..n]);
-                    if tail.windows(10).any(|w| w == b"tools/call") {
+                    if tail.windows(10).any(|w| w == b"test_sleep") {
                         seen.store(true, Ordering::SeqCst);
                     }
                     let keep = tail.len().saturating_sub(16);
@@ -208,22 +208,16 @@ fn answer_losing_relay(target: String) -> String {
     addr
 }
 
-/// `locus call` whose request reached a live sidecar but whose answer was lost does not run
-/// the call again in-process (it may have acted on the sidecar: a rename the editor made):
-/// it answers `E_INTERNAL` saying so, and the call ran once, on the sidecar.
-#[test]
-fn locus_call_does_not_run_again_in_process_a_call_whose_answer_was_lost() {
+/// Directories whose discovery file names the live sidecar of `record` (`pid`), but at an
+/// [`answer_losing_relay`] before it: for the `locus mcp` and `locus call` that use them.
+fn through_losing_relay(record: &serde_json::Value, pid: u32, name: &str) -> Dirs {
     use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    let dirs = Dirs::new("call-answer-lost");
-    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "lossy-editor");
-    let pid = s.pid();
-    // `locus call` finds the sidecar through its own discovery directory, at the relay.
     let url = record["url"].as_str().unwrap();
     let (authority, path) = url.strip_prefix("http://").unwrap().split_once('/').unwrap();
     let relay = answer_losing_relay(authority.to_string());
     let mut relayed = record.clone();
     relayed["url"] = json!(format!("http://{relay}/{path}"));
-    let caller = Dirs::new("call-answer-lost-caller");
+    let caller = Dirs::new(name);
     std::fs::DirBuilder::new().mode(0o700).create(caller.discovery_dir()).unwrap();
     let mut file = std::fs::OpenOptions::new()
         .write(true)
@@ -232,7 +226,18 @@ fn locus_call_does_not_run_again_in_process_a_call_whose_answer_was_lost() {
         .open(caller.discovery_file(pid))
         .unwrap();
     std::io::Write::write_all(&mut file, relayed.to_string().as_bytes()).unwrap();
-    drop(file);
+    caller
+}
+
+/// `locus call` whose request reached a live sidecar but whose answer was lost does not run
+/// the call again in-process (it may have acted on the sidecar: a rename the editor made):
+/// it answers `E_INTERNAL` saying so, and the call ran once, on the sidecar.
+#[test]
+fn locus_call_does_not_run_again_in_process_a_call_whose_answer_was_lost() {
+    let dirs = Dirs::new("call-answer-lost");
+    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "lossy-editor");
+    let pid = s.pid();
+    let caller = through_losing_relay(&record, pid, "call-answer-lost-caller");
     let marker = dirs.root.join("ran");
     let marker_param = format!("marker={}", marker.display());
     let (code, stdout, stderr) = mcp_support::locus(
@@ -252,4 +257,31 @@ fn locus_call_does_not_run_again_in_process_a_call_whose_answer_was_lost() {
     assert_eq!(wait_marker(&marker), [pid], "{stderr}");
     assert!(s.alive());
     drop(s);
+}
+
+/// `locus mcp` too: a forwarded call whose answer was lost while the sidecar lives answers
+/// `E_INTERNAL` (it may have taken effect), ran once, on the sidecar, and the stream goes on.
+#[test]
+fn locus_mcp_does_not_run_again_in_process_a_call_whose_answer_was_lost() {
+    let dirs = Dirs::new("mcp-answer-lost");
+    let (mut s, record) = start_sidecar(&dirs, &dirs.workspace, "lossy-editor");
+    let pid = s.pid();
+    let caller = through_losing_relay(&record, pid, "mcp-answer-lost-caller");
+    let mut mcp = StdioMcp::start(&caller, &dirs.workspace, &[]);
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["data"]["pid"], pid, "forwarded through the relay: {r}");
+    let marker = dirs.root.join("ran");
+    let r = mcp.call("test_sleep", json!({"ms": 0, "marker": marker}));
+    assert_eq!(r["isError"], true, "{r}");
+    let error = &r["structuredContent"]["error"];
+    assert_eq!(error["code"], "E_INTERNAL", "{r}");
+    assert_eq!(error["details"]["sidecarPid"], pid, "{r}");
+    assert_eq!(error["details"]["reason"], "answerLost", "{r}");
+    assert!(error["message"].as_str().unwrap().contains("may have taken effect"), "{r}");
+    assert_eq!(wait_marker(&marker), [pid], "it ran once, on the sidecar");
+    // The relay now refuses connections: the next call is served in-process.
+    let r = mcp.call("bridge_status", json!({}));
+    assert_eq!(r["structuredContent"]["ok"], true, "{r}");
+    assert!(s.alive());
+    assert!(mcp.close().success());
 }

@@ -259,52 +259,57 @@ impl ServerHandler for Proxy {
         let timeout = self.timeout_of(&request, asked);
         let deadline = tokio::time::Instant::from_std(started) + timeout + TIMEOUT_GRACE;
         let name = request.name.to_string();
-        // Two tries: a sidecar that died since discovery is forgotten and the next is tried.
-        for _ in 0..2 {
-            let up = tokio::select! {
-                _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
-                up = tokio::time::timeout_at(deadline, self.upstream()) => match up {
-                    Ok(Some(up)) => up,
-                    Ok(None) => break,
-                    Err(_) => return Ok(timed_out(&name, timeout, None, started)),
-                },
-            };
+        let up = tokio::select! {
+            _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
+            up = tokio::time::timeout_at(deadline, self.upstream()) => match up {
+                Ok(up) => up,
+                Err(_) => return Ok(timed_out(&name, timeout, None, started)),
+            },
+        };
+        // Once the request is sent, it is answered by the sidecar or with an error, never run
+        // again here: it may have acted there. (rmcp itself retries a request the sidecar
+        // refused for an expired session, which did not run.)
+        if let Some(up) = up {
             let pid = up.record.pid;
             // Dropping the forwarded call (on cancellation) sends notifications/cancelled on.
             let own = effective_timeout(&self.inner.catalogue, &name, asked, self.inner.timeout);
-            let forwarded = Self::forward(&up, request.clone(), own);
+            let forwarded = Self::forward(&up, request, own);
             let watched = tokio::select! {
                 _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
                 w = watch(pid, deadline, forwarded) => w,
             };
-            match watched {
+            return Ok(match watched {
                 Watched::Answer(mut result) => {
                     result.result_type = Some(ResultType::COMPLETE);
-                    return Ok(result.into());
+                    result.into()
                 }
                 Watched::TimedOut => {
                     eprintln!(
                         "locus: mcp: the sidecar of pid {pid} did not answer `{name}` within {} ms",
                         timeout.as_millis()
                     );
-                    return Ok(timed_out(&name, timeout, Some(pid), started));
+                    timed_out(&name, timeout, Some(pid), started)
                 }
                 Watched::Died => {
                     eprintln!("locus: mcp: the sidecar of pid {pid} exited during `{name}`");
                     self.forget(&up).await;
-                    return Ok(sidecar_died(&name, pid, started));
+                    sidecar_died(&name, pid, started)
                 }
                 Watched::Failed(e) => {
                     eprintln!("locus: mcp: the call to the sidecar of pid {pid} failed: {e}");
+                    // The next call connects afresh.
                     self.forget(&up).await;
                     // A transport error can come a moment before the process is gone (a
-                    // SIGTERM handler is still exiting): a call that may have run is not run
-                    // again here.
+                    // SIGTERM handler is still exiting).
                     if died_soon(pid).await {
-                        return Ok(sidecar_died(&name, pid, started));
+                        sidecar_died(&name, pid, started)
+                    } else {
+                        let lost = lost_answer_envelope(&name, pid, &e, started);
+                        let summary = summary_of(&lost);
+                        mcp_result(Outcome { envelope: lost, summary }).into()
                     }
                 }
-            }
+            });
         }
         // In-process: still within the call's one deadline, whatever the tries above took.
         match tokio::time::timeout_at(deadline, self.inner.local.call_tool(request, context)).await
@@ -345,7 +350,7 @@ pub fn sidecar_died_envelope(tool: &str, pid: u32, started: Instant) -> Envelope
 }
 
 /// The envelope of a call sent to the sidecar whose answer was lost (`why`) while the sidecar
-/// lives (`locus call`): the call may have taken effect there, so it is not run again.
+/// lives (`locus mcp`, `locus call`): the call may have taken effect there, so it is not run again.
 pub fn lost_answer_envelope(tool: &str, pid: u32, why: &str, started: Instant) -> Envelope {
     let error = ToolError::new(
         ErrorCode::Internal,
@@ -403,9 +408,13 @@ fn failure(tool: &str, error: ToolError, started: Instant) -> Outcome {
         duration_ms: started.elapsed().as_secs_f64() * 1000.0,
     };
     let envelope = Envelope::failure(error, meta);
-    let err = envelope.error.as_ref().expect("a failure has an error");
-    let summary = format!("{}: {} (hint: {})", err.code, err.message, err.hint);
+    let summary = summary_of(&envelope);
     Outcome { envelope, summary }
+}
+
+fn summary_of(envelope: &Envelope) -> String {
+    let err = envelope.error.as_ref().expect("a failure has an error");
+    format!("{}: {} (hint: {})", err.code, err.message, err.hint)
 }
 
 /// Runs `locus mcp` until stdin closes.
