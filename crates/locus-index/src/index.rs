@@ -378,6 +378,12 @@ impl Index {
         }
     }
 
+    /// A glob for the files this index reads, for an editor's file watcher
+    /// (`workspace/didChangeWatchedFiles`).
+    pub fn watch_glob(&self) -> String {
+        walk::watch_glob(&self.config)
+    }
+
     /// Files or folders changed on disk (`workspace/didChangeWatchedFiles`, or the watcher):
     /// they are read again in the background, within milliseconds.
     pub fn paths_changed(&self, paths: Vec<PathBuf>) {

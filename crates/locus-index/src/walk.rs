@@ -117,6 +117,27 @@ impl Drop for Visitor<'_> {
     }
 }
 
+/// A glob for the files of the indexed languages, for an editor's file watcher
+/// (`**/*.{py,ts,…}`): the common extensions the registry gives an indexed language.
+pub(crate) fn watch_glob(config: &Config) -> String {
+    const COMMON: &[&str] = &[
+        "py", "pyi", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "rs", "go", "java",
+        "kt", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "rb", "php", "lua", "sh", "bash",
+        "zsh", "swift", "scala", "md", "markdown", "css", "scss", "html", "vue", "svelte", "ex",
+        "exs", "hs", "ml", "zig", "dart", "r", "sql",
+    ];
+    let registry = Registry::builtin();
+    let exts: Vec<&str> = COMMON
+        .iter()
+        .copied()
+        .filter(|e| {
+            let probe = PathBuf::from(format!("probe.{e}"));
+            registry.for_path(&probe, None).is_some_and(|l| config.indexes(l))
+        })
+        .collect();
+    format!("**/*.{{{}}}", exts.join(","))
+}
+
 /// Whether a file's name may be of an indexed language (before reading it).
 pub(crate) fn admits_name(path: &Path, config: &Config) -> bool {
     match Registry::builtin().for_path(path, None) {

@@ -362,3 +362,12 @@ fn the_root_and_the_home_folder_are_refused() {
     assert!(message.contains("does not index /"), "{message}");
     assert!(index.search(&query("anything")).capped.is_some());
 }
+
+#[test]
+fn the_watch_glob_names_the_indexed_languages_only() {
+    let dir = Dir::new("glob");
+    let index = built(&dir, config());
+    let glob = index.watch_glob();
+    assert!(glob.starts_with("**/*.{") && glob.contains("py,") && glob.contains(",ts,"), "{glob}");
+    assert!(!glob.contains("json"), "{glob}");
+}

@@ -153,6 +153,8 @@ struct Session {
     initialized: bool,
     shutdown: bool,
     client: String,
+    /// Whether the editor registers file watchers for the server on request.
+    watches_files: bool,
 }
 
 /// Everything the handlers share.
@@ -420,6 +422,13 @@ impl LanguageServer for Backend {
             session.encoding = encoding;
             session.initialized = true;
             session.client = client;
+            session.watches_files = params
+                .capabilities
+                .workspace
+                .as_ref()
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false);
         }
         Ok(InitializeResult {
             capabilities: Backend::capabilities(encoding, stand_ins),
@@ -434,6 +443,31 @@ impl LanguageServer for Backend {
     async fn initialized(&self, _: InitializedParams) {
         self.ctx.log.debug(format_args!("initialized"));
         self.client.send_notification::<McpStatus>(self.mcp_status.clone()).await;
+        // Files changed on disk reach the symbol index through the editor's watcher too
+        // (beside the index's own, which inotify's limits may stop), when it offers one.
+        let watches_files = self.ctx.session().watches_files;
+        if let Some(index) = crate::index::current()
+            && watches_files
+        {
+            let options = DidChangeWatchedFilesRegistrationOptions {
+                watchers: vec![FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(index.watch_glob()),
+                    kind: None,
+                }],
+            };
+            let registration = Registration {
+                id: "locus-index-files".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(options).ok(),
+            };
+            let client = self.client.clone();
+            let log = self.ctx.clone();
+            tokio::spawn(async move {
+                if let Err(e) = client.register_capability(vec![registration]).await {
+                    log.log.debug(format_args!("the editor refused the file watchers: {e}"));
+                }
+            });
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
