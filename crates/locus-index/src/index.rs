@@ -748,3 +748,27 @@ fn read<T>(l: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
 fn write<T>(l: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     l.write().unwrap_or_else(|e| e.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_outlining_a_file_is_caught_and_the_build_still_ends() {
+        assert_eq!(guarded(Path::new("/x.py"), || 7), Some(7));
+        assert!(guarded(Path::new("/x.py"), || -> u8 { panic!("a bad grammar") }).is_none());
+        // A build that unwinds still ends as built.
+        let index = Index::start(Vec::new(), Config { watch: false, ..Config::standard() });
+        assert!(index.wait_built(Duration::from_secs(30)));
+        let generation = index.generation.load(Ordering::SeqCst) + 1;
+        index.generation.store(generation, Ordering::SeqCst);
+        index.building.store(true, Ordering::SeqCst);
+        *lock(&index.built.0) = false;
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _finish = FinishBuild { index: &index, generation };
+            panic!("a build that fails");
+        }));
+        assert!(unwound.is_err());
+        assert!(index.wait_built(Duration::from_secs(1)) && index.progress().is_none());
+    }
+}
