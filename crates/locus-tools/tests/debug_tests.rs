@@ -45,6 +45,20 @@ fn the_pytest_test_around_the_cursor_and_one_by_name() {
     assert_eq!(v["data"]["exitStatus"], 1);
     h.ok("debug_stop", json!({}));
 
+    // A name the file has no test of: not found, before anything runs, listing its tests.
+    let v = h.call("debug_test", json!({"path": file, "name": "test_typo"}));
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND", "{v:#}");
+    assert!(v["error"]["hint"].as_str().unwrap().contains("TestCart::test_wrong"), "{v:#}");
+    // A parametrized case pytest does not have: pytest exits 4, not a failure.
+    let v = h.call(
+        "debug_test",
+        json!({"path": file, "name": "test_total[nope]", "env": {NO_BYTECODE: "1"}}),
+    );
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND", "{v:#}");
+    assert_eq!(v["error"]["details"]["exitStatus"], 4, "{v:#}");
+    let v = h.ok("debug_list_sessions", json!({}));
+    assert_eq!(v["data"]["count"], 0, "{v:#}");
+
     // A line outside every test.
     let v = h.call("debug_test", json!({"path": file, "line": 2}));
     assert_eq!(v["error"]["code"], "E_NOT_FOUND", "{v:#}");
@@ -75,6 +89,11 @@ fn the_go_test_around_the_cursor_and_one_by_name() {
     assert_eq!(v["data"]["state"], "exited", "{v:#}");
     assert_eq!(v["data"]["passed"], false, "{v:#}");
     h.ok("debug_stop", json!({}));
+
+    // `go test -run ^TestTypo$` would print PASS: the name is checked first.
+    let v = h.call("debug_test", json!({"name": "TestTypo"}));
+    assert_eq!(v["error"]["code"], "E_NOT_FOUND", "{v:#}");
+    assert!(v["error"]["hint"].as_str().unwrap().contains("TestTotal"), "{v:#}");
 }
 
 #[test]

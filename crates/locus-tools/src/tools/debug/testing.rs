@@ -25,6 +25,10 @@ pub const TEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// The default of its `timeoutMs`: inside [`TEST_TIMEOUT`], so the answer says what runs.
 const DEFAULT_TEST_WAIT_MS: u64 = 58_000;
 
+/// How long before the call's deadline the wait for the test's first stop gives up, so the
+/// answer can say the test is running.
+const WAIT_MARGIN: Duration = Duration::from_millis(500);
+
 /// Parameters of `debug_test`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -134,7 +138,27 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
         )));
     };
     let name = match &p.name {
-        Some(name) => name.clone(),
+        Some(name) => {
+            // A runner told a name it does not have runs nothing and may say it passed (`go
+            // test -run ^Typo$` prints PASS): check the name against the file's tests first.
+            let tests = tests_in(&text, &path, &test_def);
+            if !names_a_test(name, &tests) {
+                return Err(ToolError::new(
+                    ErrorCode::NotFound,
+                    format!("`{}` has no test named `{name}`", path.display()),
+                )
+                .with_hint(if tests.is_empty() {
+                    format!(
+                        "The file has no test functions (named {}…); give the test file's path",
+                        test_def.function_prefix
+                    )
+                } else {
+                    format!("Its tests: {}", tests.join(", "))
+                })
+                .with_details(json!({"parameter": "name", "received": name, "tests": tests})));
+            }
+            name.clone()
+        }
         None => {
             let cursor_line = editor
                 .filter(|_| editor_file.as_deref() == Some(path.as_path()))
@@ -149,16 +173,9 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
                 )
                 .with_details(json!({"parameters": ["name", "line"]})));
             };
-            if line as usize > count || line == 0 {
-                return Err(ToolError::new(
-                    ErrorCode::InvalidParams,
-                    format!(
-                        "line {line} is past the end of `{}`, which has {count} lines",
-                        path.display()
-                    ),
-                )
-                .with_details(json!({"parameter": "line", "line": line, "lineCount": count})));
-            }
+            // `line` is at least 1 by its schema; the cursor's line is 1-based too.
+            crate::params::line_within("line", line.max(1), count, &path.display().to_string())?;
+            let line = line.max(1);
             test_at(&text, &path, line, &test_def)?
         }
     };
@@ -191,7 +208,11 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
     let mut data = open(d, launched, None).await?;
     data["test"] = json!({"name": name, "file": path, "runner": test_def.runner});
     let live = d.session(data["sessionId"].as_str())?;
-    let after = Duration::from_millis(p.timeout_ms.unwrap_or(DEFAULT_TEST_WAIT_MS));
+    // Counted from now, after the adapter started (Delve builds the test first): the wait
+    // ends before the call's deadline, so a test that does not stop answers `running`.
+    let requested = Duration::from_millis(p.timeout_ms.unwrap_or(DEFAULT_TEST_WAIT_MS));
+    let left = cx.deadline.saturating_duration_since(tokio::time::Instant::now());
+    let after = requested.min(left.saturating_sub(WAIT_MARGIN)).max(Duration::from_millis(50));
     match wait_for_any_stop(&live, after).await {
         Ok(stop) => {
             let stop = stop_json(d, &live, &stop);
@@ -204,6 +225,31 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
             // (Delve); read from the start, leaving output_read's own cursor alone.
             let out = live.session.read_output_since(Default::default());
             let printed = format!("{}{}", out.stdout, out.stderr);
+            // pytest exits 4 (usage error: no such test) or 5 (no tests collected); `go test
+            // -run` of no test prints "no tests to run" and PASS.
+            if (matches!(exit_code, Some(4 | 5)) && test_def.runner.contains("pytest"))
+                || (exit_code.is_none_or(|c| c == 0) && printed.contains("no tests to run"))
+            {
+                // The run is over and ran nothing: its session goes too.
+                let _ = live.session.disconnect(Duration::from_secs(2)).await;
+                d.remove(&live.id);
+                let tests = tests_in(&text, &path, &test_def);
+                return Err(ToolError::new(
+                    ErrorCode::NotFound,
+                    format!(
+                        "{} ran no test named `{name}` in `{}`",
+                        test_def.runner,
+                        path.display()
+                    ),
+                )
+                .with_hint(format!("The file's tests: {}", tests.join(", ")))
+                .with_details(json!({
+                    "parameter": "name",
+                    "received": name,
+                    "tests": tests,
+                    "exitStatus": exit_code,
+                })));
+            }
             let passed = match exit_code {
                 Some(code) => Some(code == 0),
                 None if printed.contains("--- FAIL") || printed.contains("\nFAIL") => Some(false),
@@ -279,6 +325,56 @@ fn test_at(text: &str, path: &Path, line: u32, test: &TestDef) -> Result<String,
     }
 }
 
+/// The tests of a file, named as the runner names them (`test_one`, `TestCart::test_total`):
+/// the functions and methods with the test prefix, not those nested in a function, and no
+/// methods when the runner runs only functions.
+fn tests_in(text: &str, path: &Path, test: &TestDef) -> Vec<String> {
+    fn walk(
+        symbols: &[locus_scopes::Symbol],
+        classes: &mut Vec<String>,
+        test: &TestDef,
+        out: &mut Vec<String>,
+    ) {
+        for s in symbols {
+            match s.kind.name() {
+                "Function" | "Method" => {
+                    if !s.name.starts_with(&test.function_prefix) {
+                        continue;
+                    }
+                    match &test.separator {
+                        Some(sep) => {
+                            let mut parts = classes.clone();
+                            parts.push(s.name.clone());
+                            out.push(parts.join(sep));
+                        }
+                        None if classes.is_empty() => out.push(s.name.clone()),
+                        None => {}
+                    }
+                }
+                "Class" => {
+                    classes.push(s.name.clone());
+                    walk(&s.children, classes, test, out);
+                    classes.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
+    let outline = locus_scopes::Source::new(Document::new(text, 0), language).outline();
+    let mut out = Vec::new();
+    walk(&outline.symbols, &mut Vec::new(), test, &mut out);
+    out
+}
+
+/// Whether `name` names one of `tests`, allowing a parametrized case (`test_x[1]`) or a
+/// subtest (`TestX/case`).
+fn names_a_test(name: &str, tests: &[String]) -> bool {
+    let base = name.split('[').next().unwrap_or(name);
+    let base = base.split('/').next().unwrap_or(base);
+    tests.iter().any(|t| t == name || t == base)
+}
+
 fn test_summary(d: &Value) -> String {
     let test = d["test"]["name"].as_str().unwrap_or("?");
     let session = d["sessionId"].as_str().unwrap_or("?");
@@ -333,6 +429,22 @@ mod tests {
         let e = test_at(PY, path, 5, &pytest()).unwrap_err();
         assert_eq!(e.code, ErrorCode::NotFound);
         assert!(e.message.contains("Function:helper"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_files_tests_are_listed_as_the_runner_names_them() {
+        let path = Path::new("/w/test_cart.py");
+        let tests = tests_in(PY, path, &pytest());
+        assert_eq!(tests, ["test_one", "TestCart::test_total"]);
+        assert!(names_a_test("TestCart::test_total", &tests));
+        assert!(names_a_test("test_one[1-2]", &tests));
+        assert!(!names_a_test("test_typo", &tests));
+        assert!(!names_a_test("helper", &tests));
+        let go = "package cart\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {}\n\nfunc helper() {}\n";
+        let tests = tests_in(go, Path::new("/w/cart_test.go"), &gotest());
+        assert_eq!(tests, ["TestTotal"]);
+        assert!(names_a_test("TestTotal/empty", &tests));
+        assert!(!names_a_test("TestTypo", &tests));
     }
 
     #[test]
