@@ -392,12 +392,23 @@ impl Client {
             message,
             stderr: String::new(),
         };
-        let address = tokio::net::lookup_host((host, port))
-            .await
-            .map_err(|e| failed(format!("cannot resolve {host}: {e}")))?
-            .next()
-            .ok_or_else(|| failed(format!("{host} has no address")))?;
-        let stream = connect(address, config.connect_timeout)
+        // The name's lookup counts against the same connect deadline: a resolver that never
+        // answers cannot hold the call.
+        let started = tokio::time::Instant::now();
+        let address =
+            tokio::time::timeout(config.connect_timeout, tokio::net::lookup_host((host, port)))
+                .await
+                .map_err(|_| {
+                    failed(format!(
+                        "cannot resolve {host}: no answer in {} ms",
+                        config.connect_timeout.as_millis()
+                    ))
+                })?
+                .map_err(|e| failed(format!("cannot resolve {host}: {e}")))?
+                .next()
+                .ok_or_else(|| failed(format!("{host} has no address")))?;
+        let left = config.connect_timeout.saturating_sub(started.elapsed());
+        let stream = connect(address, left)
             .await
             .map_err(|e| failed(format!("cannot connect to {host}:{port}: {e}")))?;
         let (read, write) = stream.into_split();
