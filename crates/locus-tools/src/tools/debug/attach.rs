@@ -172,35 +172,59 @@ fn process_language(proc_dir: &Path) -> Option<&'static str> {
     if name == "node" || name.starts_with("nodejs") {
         return Some("javascript");
     }
-    let bytes = std::fs::read(proc_dir.join("exe")).ok()?;
-    if elf_sections(&bytes).iter().any(|name| name == b".go.buildinfo") {
+    let file = std::fs::File::open(proc_dir.join("exe")).ok()?;
+    if elf_sections(file).iter().any(|name| name == b".go.buildinfo") {
         return Some("go");
     }
     Some("c")
 }
 
-/// The section names of a 64-bit little-endian ELF file (empty for anything else). A few
-/// fixed offsets of the ELF header are all this needs, not an ELF crate.
-fn elf_sections(bytes: &[u8]) -> Vec<&[u8]> {
-    let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
-    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
-    let u64_at = |at: usize| {
-        usize::try_from(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?)).ok()
+/// The section names of a 64-bit little-endian ELF file (empty for anything else), reading
+/// only the header, the section table and the section names, each bounded, with checked
+/// arithmetic on the file's offsets (a file may lie). The `object` crate is not in the
+/// dependency tree, and a few fixed offsets of the ELF header are all this needs.
+fn elf_sections<R: std::io::Read + std::io::Seek>(mut file: R) -> Vec<Vec<u8>> {
+    use std::io::SeekFrom;
+    /// More sections than any real binary has; the names' table is small too.
+    const MAX_SECTIONS: usize = 4096;
+    const MAX_NAMES: usize = 1 << 20;
+    let mut read_at = |at: u64, len: usize| -> Option<Vec<u8>> {
+        file.seek(SeekFrom::Start(at)).ok()?;
+        let mut buf = vec![0; len];
+        file.read_exact(&mut buf).ok()?;
+        Some(buf)
     };
-    let names = || -> Option<Vec<&[u8]>> {
+    let u16_at =
+        |b: &[u8], at: usize| Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?));
+    let u32_at =
+        |b: &[u8], at: usize| Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?));
+    let u64_at =
+        |b: &[u8], at: usize| Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?));
+    let mut names = || -> Option<Vec<Vec<u8>>> {
+        let header = read_at(0, 0x40)?;
         // "\x7fELF", 64-bit, little-endian.
-        if bytes.get(..6)? != b"\x7fELF\x02\x01" {
+        if header.get(..6)? != b"\x7fELF\x02\x01" {
             return None;
         }
-        let (offset, size, count, strings) =
-            (u64_at(0x28)?, usize::from(u16_at(0x3a)?), usize::from(u16_at(0x3c)?), u16_at(0x3e)?);
-        let header = |i: usize| offset + i * size;
-        let table = u64_at(header(usize::from(strings)) + 0x18)?;
+        let offset = u64_at(&header, 0x28)?;
+        let size = usize::from(u16_at(&header, 0x3a)?);
+        let count = usize::from(u16_at(&header, 0x3c)?);
+        let strings = usize::from(u16_at(&header, 0x3e)?);
+        // A 64-bit section header is 0x40 bytes: its name at 0, offset at 0x18, size at 0x20.
+        if size < 0x40 || count > MAX_SECTIONS || strings >= count {
+            return None;
+        }
+        let table = read_at(offset, count.checked_mul(size)?)?;
+        let section =
+            |i: usize| table.get(i.checked_mul(size)?..i.checked_mul(size)?.checked_add(size)?);
+        let string_section = section(strings)?;
+        let names_len = usize::try_from(u64_at(string_section, 0x20)?).ok()?.min(MAX_NAMES);
+        let names = read_at(u64_at(string_section, 0x18)?, names_len)?;
         let mut out = Vec::new();
         for i in 0..count {
-            let name = table + usize::try_from(u32_at(header(i))?).ok()?;
-            let rest = bytes.get(name..)?;
-            out.push(&rest[..rest.iter().position(|b| *b == 0)?]);
+            let name = usize::try_from(u32_at(section(i)?, 0)?).ok()?;
+            let rest = names.get(name..)?;
+            out.push(rest[..rest.iter().position(|b| *b == 0)?].to_vec());
         }
         Some(out)
     };
@@ -230,6 +254,36 @@ mod tests {
         assert_eq!(parse_address("[::1]:9229").unwrap(), ("::1".into(), 9229));
         assert_eq!(parse_address("host:x").unwrap_err().code, ErrorCode::InvalidParams);
         assert!(parse_address("host:0").is_err());
+    }
+
+    #[test]
+    fn a_lying_elf_header_gives_no_sections() {
+        use std::io::Cursor;
+        assert!(elf_sections(Cursor::new(Vec::new())).is_empty());
+        assert!(elf_sections(Cursor::new(b"not an elf file at all".to_vec())).is_empty());
+        // Offsets and counts at their maximum: no overflow, no huge allocation.
+        let mut bytes = vec![0u8; 0x40];
+        bytes[..6].copy_from_slice(b"\x7fELF\x02\x01");
+        bytes[0x28..0x30].copy_from_slice(&u64::MAX.to_le_bytes());
+        bytes[0x3a..0x3c].copy_from_slice(&u16::MAX.to_le_bytes());
+        bytes[0x3c..0x3e].copy_from_slice(&4000u16.to_le_bytes());
+        bytes[0x3e..0x40].copy_from_slice(&1u16.to_le_bytes());
+        assert!(elf_sections(Cursor::new(bytes.clone())).is_empty());
+        bytes[0x28..0x30].copy_from_slice(&0x40u64.to_le_bytes());
+        bytes[0x3a..0x3c].copy_from_slice(&0x40u16.to_le_bytes());
+        bytes[0x3c..0x3e].copy_from_slice(&2u16.to_le_bytes());
+        // Two section headers, the names' table claiming to be past the end.
+        bytes.extend(vec![0u8; 0x80]);
+        bytes[0x40 + 0x40 + 0x18..0x40 + 0x40 + 0x20].copy_from_slice(&u64::MAX.to_le_bytes());
+        bytes[0x40 + 0x40 + 0x20..0x40 + 0x40 + 0x28].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(elf_sections(Cursor::new(bytes)).is_empty());
+    }
+
+    #[test]
+    fn this_binarys_sections_are_read() {
+        let file = std::fs::File::open("/proc/self/exe").unwrap();
+        let names = elf_sections(file);
+        assert!(names.iter().any(|n| n == b".text"), "{names:?}");
     }
 
     #[test]
