@@ -212,7 +212,7 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
     // ends before the call's deadline, so a test that does not stop answers `running`.
     let requested = Duration::from_millis(p.timeout_ms.unwrap_or(DEFAULT_TEST_WAIT_MS));
     let left = cx.deadline.saturating_duration_since(tokio::time::Instant::now());
-    let after = requested.min(left.saturating_sub(WAIT_MARGIN)).max(Duration::from_millis(50));
+    let after = first_stop_wait(requested, left);
     match wait_for_any_stop(&live, after).await {
         Ok(stop) => {
             let stop = stop_json(d, &live, &stop);
@@ -268,6 +268,12 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
         Err(e) => return Err(dap_error(e)),
     }
     Ok(data)
+}
+
+/// How long to wait for the test's first stop: what was asked, but ending [`WAIT_MARGIN`]
+/// before the call's deadline (`left` away), and never less than a moment.
+fn first_stop_wait(requested: Duration, left: Duration) -> Duration {
+    requested.min(left.saturating_sub(WAIT_MARGIN)).max(Duration::from_millis(50))
 }
 
 /// The name of the test around a 1-based line, as the runner names it: the innermost
@@ -445,6 +451,15 @@ mod tests {
         assert_eq!(tests, ["TestTotal"]);
         assert!(names_a_test("TestTotal/empty", &tests));
         assert!(!names_a_test("TestTypo", &tests));
+    }
+
+    #[test]
+    fn the_wait_for_the_first_stop_ends_before_the_deadline() {
+        let ms = Duration::from_millis;
+        // Delve took 5 s to build: the default 58 s would pass the 60 s deadline.
+        assert_eq!(first_stop_wait(ms(DEFAULT_TEST_WAIT_MS), ms(55_000)), ms(54_500));
+        assert_eq!(first_stop_wait(ms(3_000), ms(55_000)), ms(3_000));
+        assert_eq!(first_stop_wait(ms(3_000), ms(0)), ms(50));
     }
 
     #[test]
