@@ -149,6 +149,43 @@ def test_http_slow_call_keeps_the_context_of_its_start(sidecar):
     asyncio.run(main())
 
 
+def test_long_calls_send_progress_to_a_client_that_asks(env):
+    """DESIGN §4: a wait longer than a few seconds sends notifications/progress when the client
+    gave a progressToken (the SDK gives one with a progress callback): over HTTP to the sidecar,
+    and through `locus mcp` forwarding to it. The interval is shortened for the test."""
+    need_sdk()
+    env.vars["LOCUS_MCP_PROGRESS_MS"] = "200"
+    sidecar = Sidecar(env)
+
+    async def call(client) -> list[tuple[float, str | None]]:
+        seen: list[tuple[float, str | None]] = []
+
+        async def progress(value: float, total: float | None, message: str | None):
+            seen.append((value, message))
+
+        r = await client.call_tool("test_sleep", {"ms": 1500}, progress_callback=progress)
+        assert r.is_error is False, structured(r)
+        return seen
+
+    async def main():
+        async with http(sidecar) as client:
+            seen = await call(client)
+            assert len(seen) >= 2, seen
+            assert [v for v, _ in seen] == sorted(v for v, _ in seen), seen
+            assert all("test_sleep" in (m or "") for _, m in seen), seen
+            # Without a callback the SDK sends no token, and no progress comes.
+            assert structured(await client.call_tool("test_sleep", {"ms": 400}))["ok"] is True
+        async with stdio(env) as client:
+            seen = await call(client)
+            assert len(seen) >= 2, seen
+            assert all("test_sleep" in (m or "") for _, m in seen), seen
+
+    try:
+        asyncio.run(main())
+    finally:
+        sidecar.stop()
+
+
 def test_http_without_the_token_is_refused(sidecar):
     need_sdk()
 

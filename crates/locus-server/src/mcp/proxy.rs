@@ -33,7 +33,7 @@ use serde_json::json;
 use super::discovery::{self, Record};
 use super::server::{
     LocusServer, TIMEOUT_META, custom_request_error, effective_timeout, mcp_result,
-    requested_timeout, server_config,
+    requested_timeout, server_config, with_progress,
 };
 
 /// How often a forwarded call checks that its sidecar still lives.
@@ -276,7 +276,7 @@ impl ServerHandler for Proxy {
             let forwarded = Self::forward(&up, request, own);
             let watched = tokio::select! {
                 _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
-                w = watch(pid, deadline, forwarded) => w,
+                w = with_progress(&context, &name, watch(pid, deadline, forwarded)) => w,
             };
             return Ok(match watched {
                 Watched::Answer(mut result) => {

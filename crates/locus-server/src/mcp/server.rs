@@ -8,7 +8,8 @@ use locus_tools::{CallOptions, Catalogue, Entry, Host, Outcome};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, Implementation, ListToolsResult, MetaObject, PaginatedRequestParams,
-    RequestMetaObject, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ProgressNotificationParam, RequestMetaObject, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -17,6 +18,10 @@ use serde_json::{Map, Value, json};
 /// The `_meta` key a client may set on `tools/call` to override the tool's timeout (ms).
 /// `locus mcp --timeout` forwards its value with it.
 pub const TIMEOUT_META: &str = "locus/timeoutMs";
+
+/// How often a call that is still running tells a client that asked for progress (DESIGN §4:
+/// some clients give up after 60 s of silence). `LOCUS_MCP_PROGRESS_MS` changes it (tests).
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// What the server tells agents when they connect.
 const INSTRUCTIONS: &str = "Locus knows where the user is in their editor. Every tool's result carries \
@@ -194,6 +199,40 @@ pub fn requested_timeout(
         .map(Duration::from_millis)
 }
 
+/// Runs `call`; when the client gave a `progressToken`, sends `notifications/progress` every
+/// few seconds while it runs (the progress is the seconds waited so far; no total is known),
+/// so that long waits (a breakpoint, a test, the user answering the editor) are not silence.
+/// A notification that cannot be sent is dropped: progress never fails a call.
+pub async fn with_progress<T>(
+    context: &RequestContext<RoleServer>,
+    tool: &str,
+    call: impl Future<Output = T>,
+) -> T {
+    let Some(token) = context.meta.get_progress_token() else {
+        return call.await;
+    };
+    let every = std::env::var("LOCUS_MCP_PROGRESS_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|ms| *ms > 0)
+        .map_or(PROGRESS_EVERY, Duration::from_millis);
+    let started = tokio::time::Instant::now();
+    let mut ticks = tokio::time::interval_at(started + every, every);
+    tokio::pin!(call);
+    loop {
+        tokio::select! {
+            out = &mut call => return out,
+            _ = ticks.tick() => {
+                let waited = started.elapsed().as_secs_f64();
+                let note = ProgressNotificationParam::new(token.clone(), waited)
+                    .with_message(format!("`{tool}` is still running ({waited:.0} s)"));
+                // Only a client that has gone fails this; the call's own answer says the rest.
+                let _ = context.peer.notify_progress(note).await;
+            }
+        }
+    }
+}
+
 impl ServerHandler for LocusServer {
     fn get_info(&self) -> ServerConfig {
         server_config()
@@ -223,7 +262,8 @@ impl ServerHandler for LocusServer {
             cancel: context.ct.clone(),
             request_id: None,
         };
-        let outcome = self.call(&request.name, args, options).await;
+        let name = request.name.to_string();
+        let outcome = with_progress(&context, &name, self.call(&name, args, options)).await;
         Ok(mcp_result(outcome).into())
     }
 
