@@ -1390,6 +1390,12 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
                     if hit.is_empty() {
                         hit = s.hits_at(top.as_ref(), true);
                     }
+                    // Ids that name none of Locus's breakpoints, known or pending (js-debug
+                    // re-resolves a breakpoint in a child session under a new id): the
+                    // location decides, as for an adapter that names none.
+                    if hit.is_empty() && s.unattributed.len() == ids.len() {
+                        hit = s.hits_at(top.as_ref(), false);
+                    }
                 }
                 _ if stopped.reason.contains("breakpoint") => hit = s.hits_at(top.as_ref(), false),
                 _ => {}
