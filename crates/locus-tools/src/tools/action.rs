@@ -62,6 +62,21 @@ pub mod names {
 /// who did not answer.
 const MARGIN: Duration = Duration::from_millis(300);
 
+/// What every editor action's spec shares: listed with the editor tools, under the default
+/// timeout, always offered, never a system tool. Each tool's `spec` names the rest (`name`,
+/// `title`, `description`, `when_to_use`, `read_only`) and takes these with `..EDITOR_ACTION`.
+const EDITOR_ACTION: ToolSpec = ToolSpec {
+    name: "",
+    title: "",
+    category: Category::Editor,
+    description: "",
+    when_to_use: WhenToUse { use_for: &[], dont_use_for: &[], patterns: &[] },
+    timeout: DEFAULT_TIMEOUT,
+    enabled: true,
+    system: false,
+    read_only: false,
+};
+
 // ---------------------------------------------------------------------------------------------
 // Asking the editor.
 
@@ -474,7 +489,6 @@ impl Tool for SymbolRename {
         ToolSpec {
             name: "symbol_rename",
             title: "Rename a symbol",
-            category: Category::Editor,
             description: "Rename a symbol and all its references through the editor's own rename (its language server), by position or by name; the editor applies the edits",
             when_to_use: WhenToUse {
                 use_for: &[
@@ -490,10 +504,8 @@ impl Tool for SymbolRename {
                     "diagnostic_collect after renaming to see what broke",
                 ],
             },
-            timeout: DEFAULT_TIMEOUT,
-            enabled: true,
-            system: false,
             read_only: false,
+            ..EDITOR_ACTION
         }
     }
 
@@ -720,7 +732,6 @@ impl Tool for FileRename {
         ToolSpec {
             name: "file_rename",
             title: "Rename a file",
-            category: Category::Editor,
             description: "Rename or move a file through the editor, which has its language servers update the imports that name it",
             when_to_use: WhenToUse {
                 use_for: &[
@@ -733,10 +744,8 @@ impl Tool for FileRename {
                 ],
                 patterns: &["rename, then diagnostic_collect to check that nothing broke"],
             },
-            timeout: DEFAULT_TIMEOUT,
-            enabled: true,
-            system: false,
             read_only: false,
+            ..EDITOR_ACTION
         }
     }
 
@@ -884,13 +893,10 @@ impl Tool for SettingGet {
         ToolSpec {
             name: "setting_get",
             title: "Read an editor setting",
-            category: Category::Editor,
             description: "Read one of the editor's settings by key, in effect or in the user or workspace scope",
             when_to_use: SETTING_WHEN,
-            timeout: DEFAULT_TIMEOUT,
-            enabled: true,
-            system: false,
             read_only: true,
+            ..EDITOR_ACTION
         }
     }
 
@@ -929,13 +935,10 @@ impl Tool for SettingSet {
         ToolSpec {
             name: "setting_set",
             title: "Change an editor setting",
-            category: Category::Editor,
             description: "Change one of the editor's settings in the workspace (default) or user scope",
             when_to_use: SETTING_WHEN,
-            timeout: DEFAULT_TIMEOUT,
-            enabled: true,
-            system: false,
             read_only: false,
+            ..EDITOR_ACTION
         }
     }
 
@@ -1018,7 +1021,6 @@ impl Tool for EditorOpenFile {
         ToolSpec {
             name: "editor_open_file",
             title: "Open a file in the editor",
-            category: Category::Editor,
             description: "Open a file in the user's editor and reveal a line, moving the cursor there",
             when_to_use: WhenToUse {
                 use_for: &[
@@ -1028,10 +1030,8 @@ impl Tool for EditorOpenFile {
                 dont_use_for: &["reading a file (read it directly)", "opening many files at once"],
                 patterns: &["open the file at the line you changed and tell the user why"],
             },
-            timeout: DEFAULT_TIMEOUT,
-            enabled: true,
-            system: false,
             read_only: false,
+            ..EDITOR_ACTION
         }
     }
 
@@ -1128,7 +1128,6 @@ impl Tool for DiagnosticCollect {
         ToolSpec {
             name: "diagnostic_collect",
             title: "Collect the editor's problems",
-            category: Category::Editor,
             description: "List the problems (errors, warnings) the user's editor shows, per file, from its language servers and linters",
             when_to_use: WhenToUse {
                 use_for: &[
@@ -1141,10 +1140,8 @@ impl Tool for DiagnosticCollect {
                 ],
                 patterns: &["edit, then diagnostic_collect on the changed files"],
             },
-            timeout: DEFAULT_TIMEOUT,
-            enabled: true,
-            system: false,
             read_only: true,
+            ..EDITOR_ACTION
         }
     }
 
