@@ -5,7 +5,7 @@
 
 mod debug_support;
 
-use debug_support::Harness;
+use debug_support::{Harness, Workflow};
 use locus_dap::testing;
 use serde_json::json;
 
@@ -15,30 +15,18 @@ fn the_debugging_workflow_on_delve() {
     let module = testing::program("go");
     let source = module.join("main.go");
     let h = Harness::new();
-    let call = |name: &str, args| h.ok(name, args);
-
-    call("breakpoint_set", json!({"path": source, "line": 11}));
-    // The adapter by the file's language; Delve builds the module in its folder.
-    let v = call("debug_start", json!({"program": source, "cwd": module}));
-    assert_eq!(v["data"]["adapter"], "delve");
-    let v = call("debug_wait_for_stop", json!({"timeoutMs": 60000}));
-    assert_eq!(v["data"]["position"]["line"], 11, "{v:#}");
-    let ctx = &v["debugContext"];
-    assert_eq!(ctx["currentPosition"]["scopeHierarchy"], "Function:total", "{ctx:#}");
-    assert_eq!(ctx["debuggerState"]["currentBreakpoint"]["hitCount"], 1, "{ctx:#}");
-    let locals = ctx["localContext"]["locals"].as_array().unwrap();
-    assert!(locals.iter().any(|l| l["name"] == "acc" && l["value"] == "0"), "{ctx:#}");
-    let v = call("expression_evaluate", json!({"expression": "acc + item * 10"}));
-    assert_eq!(v["data"]["result"], "30");
-    let v = call("debug_step_over", json!({}));
-    assert_eq!(v["data"]["to"]["line"], 12);
-    assert_eq!(
-        v["data"]["changedVariables"],
-        json!([{"name": "acc", "before": "0", "after": "3"}])
-    );
-    call("breakpoint_clear", json!({}));
-    // Delve sends no exit code: the program's end is `exited` with an unknown status.
-    let v = call("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
-    assert_eq!(v["data"]["state"], "exited", "{v:#}");
-    call("debug_stop", json!({}));
+    // Delve sends no exit code: the program's end is `exited` (checked by `run`) with an
+    // unknown status, so there is no exit status to check.
+    Workflow {
+        source: &source,
+        line: 11,
+        // The adapter by the file's language; Delve builds the module in its folder.
+        start: json!({"program": source, "cwd": module}),
+        adapter: "delve",
+        first_stop_ms: 60000,
+        scope_hierarchy: Some("Function:total"),
+        expression: "acc + item * 10",
+    }
+    .run(&h);
+    h.ok("debug_stop", json!({}));
 }

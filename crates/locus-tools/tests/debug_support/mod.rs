@@ -107,3 +107,66 @@ pub fn alive(pid: i64) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
 }
+
+/// The debugging workflow every adapter runs on its copy of the same loop (`total` sums
+/// `items` = 3, 4, 5 into `acc`): a breakpoint on the loop's first line, start, the first stop
+/// there with `acc` at 0, an evaluation of `acc` plus ten times the item (30), a step over to
+/// the next line that changes `acc` from 0 to 3, then the breakpoint cleared and the program
+/// run to its end. Each adapter's file gives its program and lines, and checks what is its
+/// own on the envelopes `run` returns.
+pub struct Workflow<'a> {
+    /// The source file the breakpoint goes in.
+    pub source: &'a Path,
+    /// The breakpoint's 1-based line; the step over ends on the next one.
+    pub line: u32,
+    /// `debug_start`'s arguments.
+    pub start: Value,
+    /// The adapter `debug_start` picks.
+    pub adapter: &'a str,
+    /// How long the first stop may take (a build may come first).
+    pub first_stop_ms: u64,
+    /// The scope chain at the stop, when the adapter's function names are plain.
+    pub scope_hierarchy: Option<&'a str>,
+    /// `acc` plus ten times the current item, in the program's language.
+    pub expression: &'a str,
+}
+
+/// What a workflow's run answered, for each adapter's own checks.
+pub struct Ran {
+    /// `debug_wait_for_stop`'s envelope at the first stop.
+    pub stop: Value,
+    /// `debug_continue`'s envelope when the program has ended.
+    pub end: Value,
+}
+
+impl Workflow<'_> {
+    /// Runs the workflow, checking what every adapter must do alike. The session stays (ended)
+    /// for the caller's checks; the caller ends it with `debug_stop`.
+    pub fn run(&self, h: &Harness) -> Ran {
+        let call = |name: &str, args| h.ok(name, args);
+        call("breakpoint_set", json!({"path": self.source, "line": self.line}));
+        let v = call("debug_start", self.start.clone());
+        assert_eq!(v["data"]["adapter"], self.adapter, "{v:#}");
+        let stop = call("debug_wait_for_stop", json!({"timeoutMs": self.first_stop_ms}));
+        assert_eq!(stop["data"]["position"]["line"], self.line, "{stop:#}");
+        let ctx = &stop["debugContext"];
+        if let Some(scopes) = self.scope_hierarchy {
+            assert_eq!(ctx["currentPosition"]["scopeHierarchy"], scopes, "{ctx:#}");
+        }
+        assert_eq!(ctx["debuggerState"]["currentBreakpoint"]["hitCount"], 1, "{ctx:#}");
+        let locals = ctx["localContext"]["locals"].as_array().unwrap();
+        assert!(locals.iter().any(|l| l["name"] == "acc" && l["value"] == "0"), "{ctx:#}");
+        let v = call("expression_evaluate", json!({"expression": self.expression}));
+        assert_eq!(v["data"]["result"], "30", "{v:#}");
+        let v = call("debug_step_over", json!({}));
+        assert_eq!(v["data"]["to"]["line"], self.line + 1, "{v:#}");
+        assert_eq!(
+            v["data"]["changedVariables"],
+            json!([{"name": "acc", "before": "0", "after": "3"}])
+        );
+        call("breakpoint_clear", json!({}));
+        let end = call("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+        assert_eq!(end["data"]["state"], "exited", "{end:#}");
+        Ran { stop, end }
+    }
+}
