@@ -3,13 +3,16 @@
 //! `tests/programs/loop.py`, stale references, and a killed adapter. A missing debugpy fails
 //! these tests with the install command; they never skip.
 
+mod support;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use locus_dap::{
-    Error, Phase, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing,
+    Error, Phase, Registry, Resume, Session, SessionConfig, SourceBreakpoint, testing,
 };
 use serde_json::json;
+use support::{locals, value};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -22,17 +25,6 @@ async fn start() -> Session {
     config.lookup.python = Some(testing::python());
     let registry = Registry::builtin();
     Session::start(registry.get("debugpy").unwrap(), config).await.unwrap()
-}
-
-fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
-    &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
-}
-
-async fn locals(session: &Session) -> Vec<VariableInfo> {
-    let frames = session.stack_trace(None, None).await.unwrap();
-    let scopes = session.scopes(frames[0].id).await.unwrap();
-    let locals = scopes.iter().find(|s| s.name == "Locals").expect("a Locals scope");
-    session.variables(locals.variables.unwrap()).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,13 +3,14 @@
 //! is printed, `seq: 0` everywhere, no `exited` event, and the program's output on dlv's own
 //! stdout. A missing dlv fails the test with the install command; it never skips.
 
+mod support;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
-use locus_dap::{
-    Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing,
-};
+use locus_dap::{Registry, Resume, Session, SessionConfig, SourceBreakpoint, testing};
 use serde_json::json;
+use support::{locals, stdout_until, value};
 
 /// Building the program is part of the launch: generous.
 const WAIT: Duration = Duration::from_secs(60);
@@ -17,17 +18,6 @@ const WAIT: Duration = Duration::from_secs(60);
 fn module() -> PathBuf {
     testing::require("dlv");
     testing::program("go")
-}
-
-fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
-    &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
-}
-
-async fn locals(session: &Session) -> Vec<VariableInfo> {
-    let frames = session.stack_trace(None, None).await.unwrap();
-    let scopes = session.scopes(frames[0].id).await.unwrap();
-    let locals = scopes.iter().find(|s| s.name == "Locals").expect("a Locals scope");
-    session.variables(locals.variables.unwrap()).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -87,12 +77,7 @@ async fn the_debugging_workflow_on_delve() {
     assert_eq!(session.snapshot().exit_code, None);
     // The program's output came on dlv's stdout, forwarded as output.
     // It is read from a pipe of its own, so it may come a moment after the end.
-    let mut stdout = String::new();
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !stdout.contains("iter 2 acc=12") && std::time::Instant::now() < deadline {
-        stdout.push_str(&session.read_output().stdout);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let stdout = stdout_until(&session, "iter 2 acc=12", Duration::from_secs(5)).await;
     assert!(stdout.starts_with("iter 0 acc=3\n"), "{stdout:?}");
     assert!(stdout.contains("iter 2 acc=12"), "{stdout:?}");
     session.disconnect(Duration::from_secs(5)).await.unwrap();

@@ -4,16 +4,15 @@
 //! port as an argument and runs the program in a child session it asks for with
 //! `startDebugging`. A missing js-debug fails the test with the install command.
 
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Duration;
 
 use locus_dap::{Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing};
 use serde_json::json;
+use support::{stdout_until, value};
 
 const WAIT: Duration = Duration::from_secs(30);
-
-fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
-    &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
-}
 
 /// The variables of every scope js-debug marks as locals ("Block: total", "Local: total").
 async fn locals(session: &Session) -> Vec<VariableInfo> {
@@ -64,12 +63,7 @@ async fn the_debugging_workflow_on_js_debug() {
     assert_eq!(end.code(), "E_SESSION_ENDED");
 
     // The program's output arrives on the parent.
-    let mut stdout = String::new();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !stdout.contains("iter 2 acc=12") && Instant::now() < deadline {
-        stdout.push_str(&session.read_output().stdout);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let stdout = stdout_until(&session, "iter 2 acc=12", Duration::from_secs(5)).await;
     assert!(stdout.contains("iter 0 acc=3"), "{stdout:?}");
     assert!(stdout.contains("iter 2 acc=12"), "{stdout:?}");
     session.disconnect(Duration::from_secs(5)).await.unwrap();

@@ -2,13 +2,14 @@
 //! `scripts/install-debug-adapters.sh`) on `tests/programs/loop.c`, built here by gcc with
 //! `-g -O0`. A missing lldb-dap or gcc fails the test with the install command; it never skips.
 
+mod support;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
-use locus_dap::{
-    Error, Registry, Resume, Session, SessionConfig, SourceBreakpoint, VariableInfo, testing,
-};
+use locus_dap::{Error, Registry, Resume, Session, SessionConfig, SourceBreakpoint, testing};
 use serde_json::json;
+use support::{locals, value};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -16,17 +17,6 @@ const WAIT: Duration = Duration::from_secs(30);
 fn build() -> (PathBuf, PathBuf) {
     testing::require("lldb-dap-19");
     (testing::program("loop.c"), testing::build_c("loop.c"))
-}
-
-fn value<'a>(vars: &'a [VariableInfo], name: &str) -> &'a str {
-    &vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
-}
-
-async fn locals(session: &Session) -> Vec<VariableInfo> {
-    let frames = session.stack_trace(None, None).await.unwrap();
-    let scopes = session.scopes(frames[0].id).await.unwrap();
-    let locals = scopes.iter().find(|s| s.name == "Locals").expect("a Locals scope");
-    session.variables(locals.variables.unwrap()).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
