@@ -25,6 +25,35 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// The attached program stops at the breakpoint on `line`, where its `ticks` counter can be
+/// evaluated; the breakpoint cleared and the session stopped, the program goes on running.
+fn stops_at_then_goes_on(h: &Harness, line: u32, pid: u32) {
+    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
+    assert_eq!(v["data"]["position"]["line"], line, "{v:#}");
+    let v = h.ok("expression_evaluate", json!({"expression": "ticks >= 0"}));
+    assert_eq!(v["data"]["result"], "true", "{v:#}");
+    h.ok("breakpoint_clear", json!({}));
+    h.ok("debug_stop", json!({}));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(i64::from(pid)), "a detached program goes on");
+}
+
+/// `debug_attach` to `adapter` at `127.0.0.1:port`, which must answer: a program opens its
+/// port once its runtime has started, so the attach is tried again until it answers (30 s).
+fn attach_when_listening(h: &Harness, port: u16, adapter: &str) -> serde_json::Value {
+    let address = format!("127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let v = loop {
+        let v = h.call("debug_attach", json!({"address": address, "adapter": adapter}));
+        if v["ok"] == true || Instant::now() > deadline {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(v["ok"], true, "{v:#}");
+    v
+}
+
 #[test]
 fn attach_to_a_python_program_by_its_debug_servers_address() {
     let program = testing::program("cart.py");
@@ -41,17 +70,7 @@ fn attach_to_a_python_program_by_its_debug_servers_address() {
     );
     let h = Harness::new();
     h.ok("breakpoint_set", json!({"path": program, "line": 11}));
-    let address = format!("127.0.0.1:{port}");
-    // The program opens its port once Python has started: attach until it answers.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let v = loop {
-        let v = h.call("debug_attach", json!({"address": address, "adapter": "debugpy"}));
-        if v["ok"] == true || Instant::now() > deadline {
-            break v;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(v["ok"], true, "{v:#}");
+    let v = attach_when_listening(&h, port, "debugpy");
     assert_eq!(v["data"]["attached"], true);
     assert_eq!(v["data"]["adapter"], "debugpy");
     assert_eq!(v["data"]["pid"], child.0.id(), "{v:#}");
@@ -88,14 +107,7 @@ fn attach_to_a_native_program_by_its_pid() {
     assert_eq!(v["data"]["adapter"], "lldb-dap", "{v:#}");
     assert_eq!(v["data"]["pid"], pid);
     assert!(v["data"]["targetCommandLine"].as_str().unwrap().contains("ticks"), "{v:#}");
-    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
-    assert_eq!(v["data"]["position"]["line"], 7, "{v:#}");
-    let v = h.ok("expression_evaluate", json!({"expression": "ticks >= 0"}));
-    assert_eq!(v["data"]["result"], "true", "{v:#}");
-    h.ok("breakpoint_clear", json!({}));
-    h.ok("debug_stop", json!({}));
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(alive(i64::from(pid)), "a detached program goes on");
+    stops_at_then_goes_on(&h, 7, pid);
 
     // Bad targets say what is wrong.
     let v = h.call("debug_attach", json!({"pid": 4_000_000}));
@@ -130,14 +142,7 @@ fn attach_to_a_go_program_by_its_pid() {
     // A Go binary says so in its build information: Delve.
     let v = h.ok("debug_attach", json!({"pid": pid}));
     assert_eq!(v["data"]["adapter"], "delve", "{v:#}");
-    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
-    assert_eq!(v["data"]["position"]["line"], 9, "{v:#}");
-    let v = h.ok("expression_evaluate", json!({"expression": "ticks >= 0"}));
-    assert_eq!(v["data"]["result"], "true", "{v:#}");
-    h.ok("breakpoint_clear", json!({}));
-    h.ok("debug_stop", json!({}));
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(alive(i64::from(pid)), "a detached program goes on");
+    stops_at_then_goes_on(&h, 9, pid);
     drop(child);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -159,22 +164,6 @@ fn attach_to_a_node_program_by_its_inspector_address() {
     let pid = child.0.id();
     let h = Harness::new();
     h.ok("breakpoint_set", json!({"path": program, "line": 4}));
-    let address = format!("127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let v = loop {
-        let v = h.call("debug_attach", json!({"address": address, "adapter": "js-debug"}));
-        if v["ok"] == true || Instant::now() > deadline {
-            break v;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(v["ok"], true, "{v:#}");
-    let v = h.ok("debug_wait_for_stop", json!({"timeoutMs": 30000}));
-    assert_eq!(v["data"]["position"]["line"], 4, "{v:#}");
-    let v = h.ok("expression_evaluate", json!({"expression": "ticks >= 0"}));
-    assert_eq!(v["data"]["result"], "true", "{v:#}");
-    h.ok("breakpoint_clear", json!({}));
-    h.ok("debug_stop", json!({}));
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(alive(i64::from(pid)), "a detached program goes on");
+    attach_when_listening(&h, port, "js-debug");
+    stops_at_then_goes_on(&h, 4, pid);
 }
