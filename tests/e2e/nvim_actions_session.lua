@@ -3,27 +3,15 @@
 -- writes what it observed to $LOCUS_E2E_OUT as JSON; tests/e2e/test_nvim_actions.py checks it.
 -- Run: nvim --headless --clean -u NONE -l tests/e2e/nvim_actions_session.lua
 
-local out = { steps = {} }
-local function record(name, value)
-  out[name] = value
-  table.insert(out.steps, name)
-end
+local harness = dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'nvim_harness.lua'))
+local record = harness.record
 
-local function finish(code)
-  local f = assert(io.open(assert(os.getenv('LOCUS_E2E_OUT')), 'w'))
-  f:write(vim.json.encode(out))
-  f:close()
-  vim.cmd((code == 0 and 'qall!') or ('cquit! ' .. code))
-end
-
-local ok, err = xpcall(function()
+harness.run(function()
   vim.cmd('filetype on')
   vim.o.hidden = true
-  vim.opt.runtimepath:prepend(assert(os.getenv('LOCUS_PLUGIN_DIR')))
   local work = assert(os.getenv('LOCUS_WORK'))
   local bin = assert(os.getenv('LOCUS_BIN'))
-  local locus = require('locus')
-  locus.setup({ cmd = { bin, 'lsp', '--log-level', 'debug' }, symbols = false, statusline = false })
+  local locus = harness.locus({ cmd = { bin, 'lsp', '--log-level', 'debug' }, symbols = false, statusline = false })
   vim.lsp.config('pyright', {
     cmd = { assert(os.getenv('PYRIGHT_LANGSERVER')), '--stdio' },
     filetypes = { 'python' },
@@ -243,11 +231,4 @@ local ok, err = xpcall(function()
   record('silent_rename', call('file_rename', { path = 'mod_b.py', newPath = 'mod_c.py' }))
   record('silent_state', { user_a = disk('user_a.py'), mod_b = disk('mod_b.py'), mod_c = disk('mod_c.py') })
   stop(silent)
-end, debug.traceback)
-
-if not ok then
-  out.error = err
-  finish(1)
-else
-  finish(0)
-end
+end)

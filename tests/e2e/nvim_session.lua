@@ -2,26 +2,14 @@
 -- what it observed to $LOCUS_E2E_OUT as JSON; tests/e2e/test_nvim.py checks it.
 -- Run: nvim --headless --clean -u NONE -l tests/e2e/nvim_session.lua
 
-local out = { steps = {} }
-local function record(name, value)
-  out[name] = value
-  table.insert(out.steps, name)
-end
+local harness = dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'nvim_harness.lua'))
+local record = harness.record
 
-local function finish(code)
-  local f = assert(io.open(assert(os.getenv('LOCUS_E2E_OUT')), 'w'))
-  f:write(vim.json.encode(out))
-  f:close()
-  vim.cmd((code == 0 and 'qall!') or ('cquit! ' .. code))
-end
-
-local ok, err = xpcall(function()
+harness.run(function()
   vim.cmd('filetype on')
   vim.o.hidden = true
   vim.o.autoindent = false
-  vim.opt.runtimepath:prepend(assert(os.getenv('LOCUS_PLUGIN_DIR')))
-  local locus = require('locus')
-  locus.setup({
+  local locus = harness.locus({
     cmd = { assert(os.getenv('LOCUS_BIN')), 'lsp', '--no-mcp', '--log-level', 'debug' },
     symbols = false,
     statusline = false,
@@ -37,10 +25,7 @@ local ok, err = xpcall(function()
     return c ~= nil and c.initialized and vim.lsp.buf_is_attached(bufnr, c.id)
   end
   local function context()
-    local c = locus.client()
-    local r = c:request_sync('locus/getContext', vim.empty_dict(), 10000, 0)
-    assert(r and not r.err, 'getContext failed: ' .. vim.inspect(r))
-    return r.result
+    return harness.context(locus)
   end
   -- The buffer's text as Neovim sends it to language servers.
   local function buffer_text(bufnr)
@@ -119,11 +104,4 @@ local ok, err = xpcall(function()
   vim.cmd.buffer(buf_a)
   record('back', context())
   record('back_mirror_equal', mirror(buf_a) == buffer_text(buf_a))
-end, debug.traceback)
-
-if not ok then
-  record('error', tostring(err))
-  finish(1)
-else
-  finish(0)
-end
+end)

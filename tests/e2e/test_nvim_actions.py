@@ -11,14 +11,12 @@ Needs `nvim` and pyright (scripts/install-test-peers.sh installs both) and the `
 ($LOCUS_BIN, else target/debug/locus). A missing peer fails the test: it never skips.
 """
 
-import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from test_nvim import ROOT, locus_bin, nvim_bin
+from nvim_common import ROOT, nvim_env, run_session, workspace
 
 LIB = '''def greet(name):
     return "hi " + name
@@ -41,41 +39,14 @@ def pyright_bin() -> str:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
-    nvim = nvim_bin()
-    locus = locus_bin()
     pyright = pyright_bin()
     work = tmp_path_factory.mktemp("nvim-actions").resolve()
-    (work / ".git").mkdir()
-    (work / "lib.py").write_text(LIB, encoding="utf-8")
-    (work / "app.py").write_text(APP, encoding="utf-8")
-    (work / "other.py").write_text("x = 1\n", encoding="utf-8")
+    workspace(work, {"lib.py": LIB, "app.py": APP, "other.py": "x = 1\n"})
     runtime = work / "run"
     runtime.mkdir()
     runtime.chmod(0o700)
-    out = work / "result.json"
-    env = dict(
-        os.environ,
-        LOCUS_BIN=locus,
-        LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
-        LOCUS_WORK=str(work),
-        LOCUS_E2E_OUT=str(out),
-        PYRIGHT_LANGSERVER=pyright,
-        XDG_RUNTIME_DIR=str(runtime),
-        XDG_STATE_HOME=str(work / "state"),
-        XDG_DATA_HOME=str(work / "data"),
-        XDG_CONFIG_HOME=str(work / "config"),
-    )
-    proc = subprocess.run(
-        [nvim, "--headless", "--clean", "-u", "NONE", "-l", str(ROOT / "tests" / "e2e" / "nvim_actions_session.lua")],
-        cwd=work, env=env, capture_output=True, text=True, timeout=300,
-    )
-    result = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
-    log = work / "state" / "nvim" / "lsp.log"
-    assert proc.returncode == 0 and "error" not in result, (
-        f"nvim exited {proc.returncode}\nerror: {result.get('error')}\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n"
-        f"lsp.log:\n{log.read_text(errors='replace')[-6000:] if log.exists() else '(none)'}"
-    )
-    return result, work
+    env = nvim_env(work, LOCUS_WORK=str(work), PYRIGHT_LANGSERVER=pyright, XDG_RUNTIME_DIR=str(runtime))
+    return run_session("nvim_actions_session.lua", work, env, timeout=300, log_tail=6000), work
 
 
 def test_neovim_declares_its_actions(session):

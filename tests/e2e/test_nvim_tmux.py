@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from test_nvim import PY, ROOT, locus_bin, nvim_bin
+from nvim_common import PY, ROOT, nvim_bin, nvim_env, require_mcp_sdk, workspace
 
 WAIT = 30.0
 ROWS, COLS = 40, 120
@@ -135,30 +135,12 @@ def wait_for(what: str, check, timeout: float = WAIT, detail=lambda: ""):
 
 
 def test_agent_in_a_tmux_pane_beside_neovim(tmp_path):
-    try:
-        import mcp  # noqa: F401 (the agent probe needs it)
-    except ImportError as e:
-        pytest.fail(f"the Python `mcp` SDK is missing ({e}): run scripts/install-test-peers.sh and use its pytest")
+    require_mcp_sdk()
     nvim = nvim_bin()
-    locus = locus_bin()
-    work = tmp_path.resolve()
-    (work / ".git").mkdir()
-    (work / "greeter.py").write_text(PY, encoding="utf-8")
-    (work / "init.lua").write_text(INIT, encoding="utf-8")
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
     (work / "run").mkdir()
     focus_log = work / "focus.log"
-    env = dict(
-        os.environ,
-        LOCUS_BIN=locus,
-        LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
-        LOCUS_FOCUS_LOG=str(focus_log),
-        LOCUS_LOG="warn",
-        XDG_RUNTIME_DIR=str(work / "run"),
-        XDG_STATE_HOME=str(work / "state"),
-        XDG_DATA_HOME=str(work / "data"),
-        XDG_CONFIG_HOME=str(work / "config"),
-        HOME=str(work),
-    )
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(focus_log), LOCUS_LOG="warn", XDG_RUNTIME_DIR=str(work / "run"), HOME=str(work))
     env.pop("TMUX", None)
     env.pop("TMUX_PANE", None)
     tmux = Tmux(work, env)
