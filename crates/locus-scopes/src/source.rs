@@ -18,12 +18,108 @@ pub struct Source {
     language: Option<Language>,
     config: Option<Arc<LanguageConfig>>,
     error: Option<Arc<QueryError>>,
+    /// Made on the first edit (snapshots, which are mostly only read, start without one).
     parser: Option<Parser>,
     tree: Option<Tree>,
+    /// This version's outline, shared by every snapshot of this version: whichever of them
+    /// asks first computes it, and the others wait for that one computation.
+    version: Arc<Version>,
+}
+
+/// One version's outline, computed on first request, and how to compute it.
+///
+/// **Invariants.**
+/// - A version holds its own text, tree and language: any holder can compute its outline,
+///   on any thread, without the [`Source`] it came from (so a reader may compute it outside
+///   the lock that guards the source, while the source moves on to later edits).
+/// - `base` refers to a version whose outline is computed or being computed (`from`), or to
+///   none: edits after a version nobody computed are folded into that version's own base,
+///   so computing the outline of the latest version costs one update, however many edits
+///   came since the last computed one.
+struct Version {
+    doc: Document,
+    tree: Option<Tree>,
+    config: Option<Arc<LanguageConfig>>,
     outline: OnceLock<Arc<Outline>>,
-    /// The last computed outline, moved to the current text's offsets, and the span whose
-    /// syntax changed since: what [`Source::outline`] updates instead of starting over.
-    stale: Mutex<Option<(Outline, Span)>>,
+    base: Mutex<Base>,
+}
+
+/// Where a version's outline comes from.
+#[derive(Clone)]
+enum Base {
+    /// Extracted from scratch.
+    Scratch,
+    /// `from`'s outline moved across `edits`, in order, and updated over `dirty` (in this
+    /// version's offsets): every byte whose syntax may differ from `from`'s.
+    From { from: Arc<Version>, edits: Vec<Shift>, dirty: Span },
+    /// Taken by the thread computing the outline (which may have been abandoned by a panic:
+    /// then the next asker extracts from scratch).
+    Taken,
+}
+
+/// One edit's move of offsets: `start..old_end` became `start..new_end`.
+#[derive(Clone, Copy)]
+struct Shift {
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+}
+
+impl Shift {
+    fn moved(self, p: usize) -> usize {
+        if p < self.start {
+            p
+        } else if p >= self.old_end {
+            p - self.old_end + self.new_end
+        } else {
+            self.new_end
+        }
+    }
+}
+
+impl Version {
+    fn new(
+        source_doc: &Document,
+        tree: Option<&Tree>,
+        config: Option<&Arc<LanguageConfig>>,
+        base: Base,
+    ) -> Arc<Version> {
+        Arc::new(Version {
+            doc: source_doc.clone(),
+            tree: tree.cloned(),
+            config: config.cloned(),
+            outline: OnceLock::new(),
+            base: Mutex::new(base),
+        })
+    }
+
+    fn base(&self) -> std::sync::MutexGuard<'_, Base> {
+        self.base.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The outline, computed once (concurrent askers wait for the one computation).
+    fn outline(&self) -> Arc<Outline> {
+        self.outline.get_or_init(|| Arc::new(self.compute())).clone()
+    }
+
+    fn compute(&self) -> Outline {
+        let (Some(config), Some(tree)) = (&self.config, &self.tree) else {
+            return Outline::default();
+        };
+        let base = std::mem::replace(&mut *self.base(), Base::Taken);
+        let Base::From { from, edits, dirty } = base else {
+            return outline::extract(config, tree, &self.doc);
+        };
+        let previous = from.outline();
+        // Nobody else holds the earlier version (the usual case): take its outline rather
+        // than copy it.
+        drop(Arc::try_unwrap(from));
+        let mut previous = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
+        for e in edits {
+            outline::shift(&mut previous.symbols, e.start, e.old_end, e.new_end);
+        }
+        outline::update(config, tree, &self.doc, previous, dirty)
+    }
 }
 
 impl std::fmt::Debug for Source {
@@ -68,36 +164,34 @@ impl Source {
         };
         // A language whose queries do not load is plain text: no tree either.
         let (tree, parser) = if config.is_some() { (tree, parser) } else { (None, None) };
-        Source {
-            doc,
-            language,
-            config,
-            error,
-            parser,
-            tree,
-            outline: OnceLock::new(),
-            stale: Mutex::new(None),
-        }
+        let version = Version::new(&doc, tree.as_ref(), config.as_ref(), Base::Scratch);
+        Source { doc, language, config, error, parser, tree, version }
     }
 
-    /// An independent copy of this version, for reading on another thread: the text and
-    /// the tree are shared (both are reference-counted, so this is O(1)) and the outline
-    /// computed so far comes along. Edits to the copy reparse with a parser of its own.
+    /// An independent copy of this version, for reading on another thread: the text, the
+    /// tree and the outline (computed, or to be computed once for both) are shared (this is
+    /// O(1)). Edits to the copy reparse with a parser of its own.
     pub fn snapshot(&self) -> Source {
-        let parser = self.tree.as_ref().and(self.config.as_ref()).and_then(|config| {
-            let mut parser = Parser::new();
-            parser.set_language(config.grammar()).ok().map(|()| parser)
-        });
         Source {
             doc: self.doc.clone(),
             language: self.language,
             config: self.config.clone(),
             error: self.error.clone(),
-            parser,
+            parser: None,
             tree: self.tree.clone(),
-            outline: self.outline.clone(),
-            stale: Mutex::new(self.stale.lock().unwrap_or_else(|e| e.into_inner()).clone()),
+            version: self.version.clone(),
         }
+    }
+
+    /// Whether this version's outline is computed already (asking for it costs nothing).
+    pub fn outline_ready(&self) -> bool {
+        self.version.outline.get().is_some()
+    }
+
+    /// Whether an outline was computed for this version or an earlier one, so that asking
+    /// for this version's updates it rather than extracting it from scratch.
+    pub fn outline_started(&self) -> bool {
+        self.outline_ready() || !matches!(*self.version.base(), Base::Scratch)
     }
 
     /// The document text.
@@ -150,9 +244,20 @@ impl Source {
     }
 
     fn after_edit(&mut self, edit: &TextEdit) {
-        let previous = std::mem::take(&mut self.outline).into_inner();
-        let stale = self.stale.get_mut().unwrap_or_else(|e| e.into_inner()).take();
-        let (Some(tree), Some(parser)) = (self.tree.as_mut(), self.parser.as_mut()) else { return };
+        let previous = self.version.clone();
+        // Until the tree is parsed again, this version has no outline (it is plain text).
+        self.version = Version::new(&self.doc, None, None, Base::Scratch);
+        let Some(tree) = self.tree.as_mut() else { return };
+        if self.parser.is_none() {
+            self.parser = self.config.as_ref().and_then(|config| {
+                let mut parser = Parser::new();
+                parser.set_language(config.grammar()).ok().map(|()| parser)
+            });
+        }
+        let Some(parser) = self.parser.as_mut() else {
+            self.tree = None;
+            return;
+        };
         tree.edit(&input_edit(edit));
         let old = tree.clone();
         let Some(new) = parse(parser, &self.doc, Some(&old)) else {
@@ -161,59 +266,42 @@ impl Source {
         };
         // What changed: the edited bytes, every range whose syntax differs, and what was
         // already stale before this edit (moved across it).
-        let (start, old_end, new_end) = (edit.start_byte, edit.old_end_byte, edit.new_end_byte);
-        let moved = |p: usize| {
-            if p < start {
-                p
-            } else if p >= old_end {
-                p - old_end + new_end
-            } else {
-                new_end
-            }
+        let shift = Shift {
+            start: edit.start_byte,
+            old_end: edit.old_end_byte,
+            new_end: edit.new_end_byte,
         };
-        let mut dirty = Span { start, end: new_end };
+        let mut dirty = Span { start: shift.start, end: shift.new_end };
         for r in old.changed_ranges(&new) {
             dirty = Span { start: dirty.start.min(r.start_byte), end: dirty.end.max(r.end_byte) };
         }
-        let base = match (previous, stale) {
-            // Readers may still hold the old outline; copy it only then.
-            (Some(outline), _) => {
-                Some((Arc::try_unwrap(outline).unwrap_or_else(|shared| (*shared).clone()), None))
+        // Nothing is copied or moved here (the editor's thread): whoever asks for the
+        // outline does that work, once.
+        let base = if previous.outline.get().is_some() {
+            Base::From { from: previous, edits: vec![shift], dirty }
+        } else {
+            let held = previous.base().clone();
+            match held {
+                Base::Scratch => Base::Scratch,
+                Base::Taken => Base::From { from: previous, edits: vec![shift], dirty },
+                Base::From { from, mut edits, dirty: d } => {
+                    edits.push(shift);
+                    let d = Span { start: shift.moved(d.start), end: shift.moved(d.end) };
+                    let dirty = Span { start: dirty.start.min(d.start), end: dirty.end.max(d.end) };
+                    Base::From { from, edits, dirty }
+                }
             }
-            (None, Some((outline, span))) => Some((outline, Some(span))),
-            (None, None) => None,
         };
-        if let Some((mut outline, old_dirty)) = base {
-            outline::shift(&mut outline.symbols, start, old_end, new_end);
-            if let Some(d) = old_dirty {
-                dirty = Span {
-                    start: dirty.start.min(moved(d.start)),
-                    end: dirty.end.max(moved(d.end)),
-                };
-            }
-            *self.stale.get_mut().unwrap_or_else(|e| e.into_inner()) = Some((outline, dirty));
-        }
+        self.version = Version::new(&self.doc, Some(&new), self.config.as_ref(), base);
         self.tree = Some(new);
     }
 
-    /// The document's symbols for the current version (computed once per version).
-    /// After an edit it updates the previous outline around the change rather than
-    /// starting over, so its cost follows the size of the change, not of the document.
+    /// The document's symbols for the current version (computed once per version, and
+    /// shared with this version's snapshots). After an edit it updates the last computed
+    /// outline around the change rather than starting over, so its cost follows the size of
+    /// the change, not of the document.
     pub fn outline(&self) -> Arc<Outline> {
-        self.outline
-            .get_or_init(|| match (&self.config, &self.tree) {
-                (Some(config), Some(tree)) => {
-                    let stale = self.stale.lock().unwrap_or_else(|e| e.into_inner()).take();
-                    Arc::new(match stale {
-                        Some((outline, dirty)) => {
-                            outline::update(config, tree, &self.doc, outline, dirty)
-                        }
-                        None => outline::extract(config, tree, &self.doc),
-                    })
-                }
-                _ => Arc::new(Outline::default()),
-            })
-            .clone()
+        self.version.outline()
     }
 
     /// The outline extracted from scratch from the current tree, ignoring every cache: what
@@ -261,5 +349,50 @@ fn input_edit(e: &TextEdit) -> InputEdit {
         start_position: p(e.start_point),
         old_end_position: p(e.old_end_point),
         new_end_position: p(e.new_end_point),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use locus_doc::Document;
+
+    use super::Source;
+    use crate::registry::Registry;
+
+    const TS: &str =
+        "class A {\n  m() {\n    const y = 1;\n  }\n}\nfunction f() {\n  return 2;\n}\n";
+
+    /// Snapshots share their version's outline: each, computed on another thread while the
+    /// source moves on (edits folded into a version nobody computed, or waiting for one being
+    /// computed), equals the outline extracted afresh from its own tree; so does the source's.
+    #[test]
+    fn snapshots_computed_elsewhere_while_edits_go_on_equal_fresh_outlines() {
+        let language = Registry::builtin().by_id("typescript");
+        let mut source = Source::new(Document::new(TS, 0), language);
+        let _ = source.outline();
+        let (send, receive) = std::sync::mpsc::channel::<Source>();
+        let reader = std::thread::spawn(move || {
+            let mut checked = 0;
+            for snapshot in receive {
+                assert_eq!(*snapshot.outline(), snapshot.outline_from_scratch());
+                checked += 1;
+            }
+            checked
+        });
+        let inserts = ["x", "\n  g() { const z = 2; }\n", "function h() {}\n", "}", "{"];
+        for i in 0..200 {
+            let at = (i * 7) % source.doc().len_bytes();
+            let at = source.doc().floor_char_boundary(at);
+            source.replace_bytes(at, at, inserts[i % inserts.len()]);
+            if i % 3 == 0 {
+                send.send(source.snapshot()).unwrap();
+            }
+            if i % 5 == 0 {
+                assert_eq!(*source.outline(), source.outline_from_scratch());
+            }
+        }
+        drop(send);
+        assert_eq!(reader.join().unwrap(), 67);
+        assert_eq!(*source.outline(), source.outline_from_scratch());
     }
 }
