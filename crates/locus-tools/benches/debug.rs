@@ -6,8 +6,8 @@
 //! Each benchmark calls the tool through the catalogue as `locus mcp` does, on a session
 //! attached to the fake and stopped at a breakpoint:
 //! - `debug_status`: no adapter request (the stop's context is cached);
-//! - `expression_evaluate`: `stackTrace` + `evaluate`, then the context afresh
-//!   (`stackTrace`, `scopes`, `variables`, `threads`), since an expression may change state;
+//! - `expression_evaluate`: `evaluate` alone for a plain read (`acc + item * 10`): the top
+//!   frame and the stop's context come from the cache;
 //! - `variable_list`: `stackTrace`, `scopes`, `variables`;
 //! - `debug_step_over`: `next`, the `stopped` event and its `stackTrace`, the context before
 //!   and after (changedVariables).
@@ -15,7 +15,9 @@
 //! Beside them, against the real debugpy (stopped at a breakpoint of `cart.py`): the whole
 //! `expression_evaluate` through the catalogue (`debugpy_tool_evaluate`), and the adapter's
 //! own time for the same expression — one DAP `evaluate` request on a session of locus-dap
-//! (`debugpy_raw_evaluate`).
+//! (`debugpy_raw_evaluate`); and an evaluation that may change state (`acc = acc` in the
+//! `repl` context, `debugpy_tool_evaluate_assignment`), after which the stop's variables and
+//! threads are read again (`scopes`, `variables` beside `threads`).
 //!
 //! Run: `cargo bench -p locus-tools --bench debug`.
 
@@ -94,6 +96,14 @@ static DEBUGPY: LazyLock<Debugpy> = LazyLock::new(|| {
 fn debugpy_tool_evaluate(b: Bencher) {
     let d = &*DEBUGPY;
     b.bench(|| d.tools.call("expression_evaluate", json!({"expression": "acc + item * 10"})));
+}
+
+#[divan::bench]
+fn debugpy_tool_evaluate_assignment(b: Bencher) {
+    let d = &*DEBUGPY;
+    b.bench(|| {
+        d.tools.call("expression_evaluate", json!({"expression": "acc = acc", "context": "repl"}))
+    });
 }
 
 #[divan::bench]

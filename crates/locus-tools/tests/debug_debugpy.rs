@@ -85,6 +85,11 @@ fn the_debugging_workflow_through_the_catalogue() {
     let v = h.call("expression_evaluate", json!({"expression": "no_such_name"}));
     assert_eq!(v["ok"], false);
     assert!(v["debugContext"]["debuggerState"]["sessionId"] == "s1", "errors carry it: {v:#}");
+    // An evaluation that changes the program's state: the debugContext has the new locals.
+    let v = h.ok("expression_evaluate", json!({"expression": "acc = 7", "context": "repl"}));
+    assert_eq!(var(&v["debugContext"]["localContext"]["locals"], "acc")["value"], "7", "{v:#}");
+    let v = h.ok("expression_evaluate", json!({"expression": "acc = 0", "context": "repl"}));
+    assert_eq!(var(&v["debugContext"]["localContext"]["locals"], "acc")["value"], "0", "{v:#}");
 
     // Set a variable, then put it back: the debugContext follows.
     let v = h.ok("variable_set", json!({"name": "acc", "value": "100"}));

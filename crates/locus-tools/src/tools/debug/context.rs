@@ -2,12 +2,14 @@
 //! chain from Locus's own scopes), localContext (arguments and locals, capped) and a
 //! timestamp. What needs the adapter (the stack, the top frame's variables, thread names) is
 //! fetched once per stop and cached on the session ([`Live::cache`]), so a stopped session
-//! costs one round of requests however many tools are called at that stop.
+//! costs one round of requests however many tools are called at that stop. Something that may
+//! change the program's state without leaving the stop (an evaluation) reads the variables and
+//! threads again ([`refresh`]); the stack stays.
 
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use locus_dap::{BreakpointInfo, Phase, Snapshot, ThreadInfo};
+use locus_dap::{BreakpointInfo, FrameId, Phase, Session, Snapshot, ThreadInfo};
 use locus_doc::Document;
 use serde_json::{Value, json};
 
@@ -29,6 +31,8 @@ pub(crate) struct Var {
 /// What a stop's context needs from the adapter, fetched once per stop.
 #[derive(Debug, Clone)]
 pub(crate) struct Frame0 {
+    /// The top frame, whose variables these are.
+    pub top: Option<FrameId>,
     pub depth: usize,
     pub arguments: Vec<Var>,
     pub locals: Vec<Var>,
@@ -36,61 +40,42 @@ pub(crate) struct Frame0 {
     pub threads: Vec<ThreadInfo>,
 }
 
+/// The number of the stop the program is at, or why it is at none.
+fn stop_number(snap: &Snapshot) -> Result<u64, ToolError> {
+    match (&snap.phase, &snap.stop) {
+        (Phase::Stopped, Some(stop)) => Ok(stop.number),
+        (Phase::Ended(e), _) => Err(dap_error(e.clone())),
+        _ => {
+            Err(dap_error(locus_dap::Error::NotStopped { state: "the program is running".into() }))
+        }
+    }
+}
+
+/// The cached context, when it is about the stop `number`.
+fn cached(live: &Live, number: u64) -> Option<Frame0> {
+    live.cache.lock().unwrap().as_ref().filter(|(n, _)| *n == number).map(|(_, f)| f.clone())
+}
+
+/// The top frame at the current stop, when the stop's context is cached already.
+pub(crate) fn cached_top(live: &Live) -> Option<FrameId> {
+    let number = stop_number(&live.target().snapshot()).ok()?;
+    cached(live, number)?.top
+}
+
 /// The top frame's context at the current stop (cached per stop).
 pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
     let target = live.target();
     let snap = target.snapshot();
-    let number = match (&snap.phase, &snap.stop) {
-        (Phase::Stopped, Some(stop)) => stop.number,
-        (Phase::Ended(e), _) => return Err(dap_error(e.clone())),
-        _ => {
-            return Err(dap_error(locus_dap::Error::NotStopped {
-                state: "the program is running".into(),
-            }));
-        }
-    };
-    if let Some((n, f)) = live.cache.lock().unwrap().as_ref()
-        && *n == number
-    {
-        return Ok(f.clone());
+    let number = stop_number(&snap)?;
+    if let Some(f) = cached(live, number) {
+        return Ok(f);
     }
     let frames = target.stack_trace(None, None).await.map_err(dap_error)?;
-    let mut arguments = Vec::new();
-    let mut locals = Vec::new();
-    if let Some(top) = frames.first() {
-        let scopes = target.scopes(top.id).await.map_err(dap_error)?;
-        // Locals are the scopes the adapter marks so (js-debug has a block's and the
-        // function's), else the first one named so; arguments when the adapter splits them.
-        let hinted = |s: &locus_dap::ScopeInfo, hint: &str| {
-            s.presentation_hint.as_deref() == Some(hint) && !s.expensive
-        };
-        let marked: Vec<&locus_dap::ScopeInfo> =
-            scopes.iter().filter(|s| hinted(s, "locals")).collect();
-        let locals_scopes = if marked.is_empty() {
-            scopes.iter().filter(|s| s.name.to_lowercase().starts_with("local")).take(1).collect()
-        } else {
-            marked
-        };
-        let chosen = scopes
-            .iter()
-            .filter(|s| hinted(s, "arguments"))
-            .map(|s| (true, s))
-            .chain(locals_scopes.into_iter().map(|s| (false, s)));
-        for (is_args, scope) in chosen {
-            let Some(reference) = scope.variables else { continue };
-            let vars = target.variables(reference).await.map_err(dap_error)?;
-            let vars = vars
-                .into_iter()
-                // debugpy lists groups (`special variables`, `function variables`) as locals.
-                .filter(|v| !v.name.contains(' '))
-                .map(|v| Var { name: v.name, type_name: v.type_name, value: v.value });
-            if is_args {
-                arguments.extend(vars);
-            } else {
-                locals.extend(vars);
-            }
-        }
-    }
+    let top = frames.first().map(|f| f.id);
+    let (arguments, locals) = match top {
+        Some(top) => variables(&target, top).await?,
+        None => (Vec::new(), Vec::new()),
+    };
     let threads = target.threads().await.unwrap_or(snap.threads);
     let hierarchy = match frames.first().and_then(|f| f.position.path.clone()) {
         Some(path) => {
@@ -99,9 +84,78 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
         }
         None => None,
     };
-    let f = Frame0 { depth: frames.len(), arguments, locals, hierarchy, threads };
+    let f = Frame0 { top, depth: frames.len(), arguments, locals, hierarchy, threads };
     *live.cache.lock().unwrap() = Some((number, f.clone()));
     Ok(f)
+}
+
+/// After something that may have changed the program's state without leaving the stop (an
+/// evaluation): the cached context's arguments, locals and threads are read again, at once
+/// (scopes and variables beside threads); its stack stays, since the evaluation returned to
+/// the frame it ran in. Without a cached context for this stop, or when a request fails, the
+/// cache is dropped and the next context is fetched whole.
+pub(crate) async fn refresh(live: &Live) {
+    let target = live.target();
+    let number = stop_number(&target.snapshot()).ok();
+    let Some((number, mut f)) = number.and_then(|n| Some((n, cached(live, n)?))) else {
+        *live.cache.lock().unwrap() = None;
+        return;
+    };
+    let Some(top) = f.top else {
+        *live.cache.lock().unwrap() = None;
+        return;
+    };
+    let (vars, threads) = tokio::join!(variables(&target, top), target.threads());
+    let mut cache = live.cache.lock().unwrap();
+    // Kept only for the stop it was read at, whatever happened meanwhile.
+    match (vars, threads, stop_number(&target.snapshot())) {
+        (Ok((arguments, locals)), Ok(threads), Ok(now)) if now == number => {
+            f.arguments = arguments;
+            f.locals = locals;
+            f.threads = threads;
+            *cache = Some((number, f));
+        }
+        _ => *cache = None,
+    }
+}
+
+/// The arguments and locals of the frame `top`, as its scopes hold them.
+async fn variables(target: &Session, top: FrameId) -> Result<(Vec<Var>, Vec<Var>), ToolError> {
+    let mut arguments = Vec::new();
+    let mut locals = Vec::new();
+    let scopes = target.scopes(top).await.map_err(dap_error)?;
+    // Locals are the scopes the adapter marks so (js-debug has a block's and the
+    // function's), else the first one named so; arguments when the adapter splits them.
+    let hinted = |s: &locus_dap::ScopeInfo, hint: &str| {
+        s.presentation_hint.as_deref() == Some(hint) && !s.expensive
+    };
+    let marked: Vec<&locus_dap::ScopeInfo> =
+        scopes.iter().filter(|s| hinted(s, "locals")).collect();
+    let locals_scopes = if marked.is_empty() {
+        scopes.iter().filter(|s| s.name.to_lowercase().starts_with("local")).take(1).collect()
+    } else {
+        marked
+    };
+    let chosen = scopes
+        .iter()
+        .filter(|s| hinted(s, "arguments"))
+        .map(|s| (true, s))
+        .chain(locals_scopes.into_iter().map(|s| (false, s)));
+    for (is_args, scope) in chosen {
+        let Some(reference) = scope.variables else { continue };
+        let vars = target.variables(reference).await.map_err(dap_error)?;
+        let vars = vars
+            .into_iter()
+            // debugpy lists groups (`special variables`, `function variables`) as locals.
+            .filter(|v| !v.name.contains(' '))
+            .map(|v| Var { name: v.name, type_name: v.type_name, value: v.value });
+        if is_args {
+            arguments.extend(vars);
+        } else {
+            locals.extend(vars);
+        }
+    }
+    Ok((arguments, locals))
 }
 
 /// The scope chain (`Class:Cart > Method:total`) at a 1-based line of a file on disk, as

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::context::MAX_VARIABLES;
+use super::context::{self, MAX_VARIABLES};
 use super::{Debugger, SessionParams, cap, dap_error, debug_tool, spec};
 use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 
@@ -398,13 +398,18 @@ async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, Tool
         )
         .with_details(json!({"parameter": "context", "example": "watch"})));
     }
-    let frame = match p.frame_id {
-        Some(f) => Some(FrameId(f)),
-        None => target.stack_trace(None, Some(1)).await.map_err(dap_error)?.first().map(|f| f.id),
+    // The top frame: the stop's cached context knows it, else the adapter is asked.
+    let frame = match (p.frame_id, context::cached_top(&live)) {
+        (Some(f), _) => Some(FrameId(f)),
+        (None, Some(top)) => Some(top),
+        (None, None) => {
+            target.stack_trace(None, Some(1)).await.map_err(dap_error)?.first().map(|f| f.id)
+        }
     };
     let v = target.evaluate(&p.expression, frame, context).await.map_err(dap_error)?;
-    // An expression may change the program's state: the stop's cached locals are refetched.
-    *live.cache.lock().unwrap() = None;
+    if may_change_state(&p.expression, context) {
+        context::refresh(&live).await;
+    }
     let (value, truncated) = if v.value.chars().count() > 10_000 {
         let (c, _) = cap(&v.value);
         (c, true)
@@ -441,6 +446,31 @@ async fn set_variable(d: &Debugger, p: SetVariableParams, _: &Cx) -> Result<Valu
 
 fn set_summary(d: &Value) -> String {
     format!("{} = {}", d["name"].as_str().unwrap_or("?"), d["value"].as_str().unwrap_or("?"))
+}
+
+/// Whether evaluating `expression` may change the program's state, so that the stop's context
+/// is read again after it. Everything may but a plain read: names, `.` and `[]`, literals,
+/// arithmetic and comparisons, outside the `repl` context (where debugger commands run).
+/// A call or anything in parentheses, an assignment (`=`, `+=`, `:=`, ...), `++` or `--`, and
+/// the words that act (`new`, `delete`, `del`, `await`, `yield`, `import`, `lambda`) may.
+/// What this cannot see is a property getter or an overloaded operator with side effects; the
+/// next stop's context is read afresh anyway.
+fn may_change_state(expression: &str, context: &str) -> bool {
+    const COMPARISONS: [&str; 6] = ["==", "!=", "<=", ">=", "===", "!=="];
+    const ACTING: [&str; 7] = ["new", "delete", "del", "await", "yield", "import", "lambda"];
+    if context == "repl" || expression.contains('(') {
+        return true;
+    }
+    let operator = |c: char| "=!<>+-*/%&|^~:?".contains(c);
+    let mut runs = expression.split(|c: char| !operator(c)).filter(|r| !r.is_empty());
+    if runs.any(|r| {
+        r.contains("++") || r.contains("--") || (r.contains('=') && !COMPARISONS.contains(&r))
+    }) {
+        return true;
+    }
+    expression
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| ACTING.contains(&word))
 }
 
 fn evaluate_summary(d: &Value) -> String {
@@ -495,4 +525,44 @@ fn threads_summary(d: &Value) -> String {
         })
         .collect();
     format!("{} threads: {}", d["count"], items.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_change_state;
+
+    #[test]
+    fn only_plain_reads_leave_the_stops_context_as_it_was() {
+        for read in [
+            "acc",
+            "acc + item * 10",
+            "self.items[i] >= 3",
+            "x != y && !done",
+            "a->b",
+            "i == 2",
+            "s[\"key\"]",
+            "-1 - -x",
+        ] {
+            assert!(!may_change_state(read, "watch"), "{read}");
+            assert!(!may_change_state(read, "hover"), "{read}");
+        }
+        for acting in [
+            "f()",
+            "(a + b) * 2",
+            "acc = 7",
+            "acc += 1",
+            "x := 5",
+            "x <<= 2",
+            "i++",
+            "--i",
+            "new Thing",
+            "delete o.p",
+            "await p",
+            "a => a",
+            "s[\"k=v\"]",
+        ] {
+            assert!(may_change_state(acting, "watch"), "{acting}");
+        }
+        assert!(may_change_state("acc", "repl"), "a debugger command may do anything");
+    }
 }
