@@ -1,8 +1,8 @@
 //! Answering a query: the tiers over the name maps, the filters, the container part of
 //! `Class.method`, and the order of the answer.
 
-use std::collections::HashSet;
-use std::ops::Bound;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobMatcher};
@@ -10,7 +10,7 @@ use locus_scopes::SymbolKind;
 
 use crate::file::NO_PARENT;
 use crate::matching::{self, Fuzzy, fold, key};
-use crate::store::{Store, SymRef};
+use crate::store::{NameKey, Store, SymRef, bucket_of};
 
 /// The most matches one answer holds.
 pub const MAX_LIMIT: usize = 200;
@@ -119,8 +119,15 @@ pub(crate) fn run(store: &Store, q: &Query) -> (Vec<Hit>, bool) {
         return (Vec::new(), false);
     }
     let mut found: Vec<(SymRef, f32)> = Vec::new();
-    let mut search =
-        Search { store, q, found: &mut found, distinct: HashSet::new(), limit, more: false };
+    let mut search = Search {
+        store,
+        q,
+        found: &mut found,
+        distinct: HashSet::new(),
+        top: BinaryHeap::new(),
+        limit,
+        more: false,
+    };
     match split(text) {
         // `Ledger.balance`: the name by its container; the whole text only as a name that
         // holds the separator (a Markdown heading), never fuzzily.
@@ -168,12 +175,17 @@ struct Search<'a> {
     found: &'a mut Vec<(SymRef, f32)>,
     /// The distinct symbols in `found` (a symbol two tiers find is there twice).
     distinct: HashSet<SymRef>,
+    /// The `limit` best scores distinct symbols were first found with (a min-heap of the
+    /// scores' bits, which order as the scores do, all being positive): once full, its least
+    /// is a floor under the answer's last score, and keys that cannot score above it are
+    /// not looked at (with a container part, where the early stop does not hold).
+    top: BinaryHeap<Reverse<u32>>,
     limit: usize,
     /// Set when a tier stopped early: more matches exist than the answer holds.
     more: bool,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     /// The tiers, best first. Without a container part, each tier's scores lie below the
     /// previous one's, and within the prefix and word tiers a shorter key scores higher: so
     /// once `limit` symbols are found at some score, whatever comes after cannot outrank
@@ -182,103 +194,144 @@ impl Search<'_> {
         let store = self.store;
         let container = container.map(ContainerQuery::new);
         let early = container.is_none();
-        let k = key(name);
-        if let Some(slot) = store.names.get(k.as_str()) {
-            for &r in &slot.refs {
+        let k = NameKey::new(&key(name));
+        if let Some(&at) = store.names.get(&k) {
+            for &r in store.name_refs(&k, at) {
                 let score = matching::exact(&store.sym(r).name, name);
                 self.accept(r, score, container.as_ref());
             }
         }
         let qlen = name.chars().count();
-        let mut prefixed: Vec<(usize, &[SymRef])> = store
-            .names
-            .range::<str, _>((Bound::Excluded(k.as_str()), Bound::Unbounded))
-            .take_while(|(key, _)| key.starts_with(k.as_str()))
-            .map(|(key, slot)| (key.chars().count(), slot.refs.as_slice()))
-            .collect();
-        if self.by_length(&mut prefixed, early, |len| matching::prefix(len, qlen), &container) {
+        let refs = |key: &NameKey, &at: &u32| store.name_refs(key, at);
+        let prefix = |len| matching::prefix(len, qlen);
+        // Longer keys only: the one of the query's length is the exact match.
+        if self.by_length(&store.names, refs, &k, k.chars + 1, prefix, &container) {
             return;
         }
-        let folded = fold(name);
-        if !folded.is_empty() {
-            let flen = folded.chars().count();
-            let mut worded: Vec<(usize, &[SymRef])> = store
-                .words
-                .range::<str, _>((Bound::Included(folded.as_str()), Bound::Unbounded))
-                .take_while(|(key, _)| key.starts_with(folded.as_str()))
-                .map(|(key, refs)| (key.chars().count(), refs.as_slice()))
-                .collect();
-            if self.by_length(&mut worded, early, |len| matching::word(len, flen), &container) {
+        let folded = NameKey::new(&fold(name));
+        if !folded.text.is_empty() {
+            let flen = folded.chars as usize;
+            let word = |len| matching::word(len, flen);
+            let from = folded.chars;
+            if self.by_length(&store.words, word_refs, &folded, from, word, &container) {
                 return;
             }
         }
         // Fuzzy matches only fill an answer the better tiers left short.
-        if !fuzzy || (early && self.distinct.len() >= self.limit) {
+        if !fuzzy
+            || (early && self.distinct.len() >= self.limit)
+            || self.floor().is_some_and(|f| f > matching::FUZZY_MAX)
+        {
             return;
         }
+        self.fuzzy(name, &k, container.as_ref());
+    }
+
+    /// The fuzzy tier. Names that hold the query's letters (a mask AND over a flat array)
+    /// in order (a byte loop on the survivors), borne by a symbol the kind and path filters
+    /// admit, are gathered shortest first, at most FUZZY_BUDGET of them (the best fuzzy
+    /// matches are short: nucleo charges every gap), and only those are scored by the
+    /// matcher: a query's cost stays bounded whatever the workspace's size, and the scan stops
+    /// as soon as the budget is full.
+    fn fuzzy(&mut self, name: &str, k: &NameKey, container: Option<&ContainerQuery>) {
+        let store = self.store;
         let mut fuzzy = Fuzzy::new(name);
         let mask = fuzzy.mask;
-        let ascii = k.is_ascii();
-        // Names that hold the query's letters in order, borne by a symbol the kind and path
-        // filters admit: cheap checks, so every name is looked at. The matcher then scores the
-        // shortest of them, at most FUZZY_BUDGET (the best fuzzy matches are short: nucleo
-        // charges every gap), which bounds a query's cost whatever the workspace's size.
+        let ascii = k.text.is_ascii();
         let filtered = !self.q.kinds.is_empty() || self.q.path.is_some();
-        let mut candidates: Vec<(usize, usize)> = store
-            .flat
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.mask & mask == mask && (!ascii || matching::subsequence(&f.key, &k)))
-            .filter(|(_, f)| {
-                !filtered
-                    || store
-                        .names
-                        .get(&*f.key)
-                        .is_some_and(|slot| slot.refs.iter().any(|&r| self.admits(r)))
-            })
-            .map(|(i, f)| (f.key.len(), i))
-            .collect();
+        // A match places each of the query's characters on one of the name's: shorter names
+        // cannot match (an ASCII query's bytes are its characters).
+        let shortest = if ascii { bucket_of(k) } else { 0 };
+        let mut candidates: Vec<(usize, usize)> = Vec::new();
+        for (b, bucket) in store.flat.iter().enumerate().skip(shortest) {
+            if candidates.len() >= FUZZY_BUDGET {
+                self.more = true;
+                break;
+            }
+            for (i, &m) in bucket.masks.iter().enumerate() {
+                if m & mask != mask
+                    || (ascii && !matching::subsequence(bucket.key_bytes(b, i), k.text.as_bytes()))
+                    || (filtered && !bucket.refs[i].iter().any(|&r| self.admits(r)))
+                {
+                    continue;
+                }
+                candidates.push((b, i));
+            }
+        }
         if candidates.len() > FUZZY_BUDGET {
-            candidates.select_nth_unstable(FUZZY_BUDGET);
             candidates.truncate(FUZZY_BUDGET);
             self.more = true;
         }
-        for (_, i) in candidates {
-            let flat = &store.flat[i];
-            let Some(score) = fuzzy.score(&store.sym(flat.first).name) else { continue };
-            let Some(slot) = store.names.get(&*flat.key) else { continue };
-            for &r in &slot.refs {
-                self.accept(r, score, container.as_ref());
+        for (b, i) in candidates {
+            let refs = &store.flat[b].refs[i];
+            let Some(score) = fuzzy.score(&store.sym(refs[0]).name) else { continue };
+            for &r in refs {
+                self.accept(r, score, container);
             }
         }
     }
 
-    /// Accepts the keys' symbols, shortest key first; with `early`, stops after the length
-    /// at which `limit` symbols are found and says so (true).
-    fn by_length(
+    /// Accepts the symbols of the keys of `map` that start with `prefix` and have at least
+    /// `from` characters, shortest key first (the length gives the score); without a
+    /// container part, stops after the length at which `limit` symbols are found and says so
+    /// (true), as it does when the remaining keys cannot score above the answer's floor. Each
+    /// length costs one seek in the map, whatever the number of keys the prefix starts.
+    fn by_length<V>(
         &mut self,
-        keys: &mut [(usize, &[SymRef])],
-        early: bool,
+        map: &'a BTreeMap<NameKey, V>,
+        refs: impl Fn(&'a NameKey, &'a V) -> &'a [SymRef],
+        prefix: &NameKey,
+        from: u32,
         score: impl Fn(usize) -> f32,
         container: &Option<ContainerQuery>,
     ) -> bool {
-        keys.sort_by_key(|k| k.0);
-        let mut i = 0;
-        while i < keys.len() {
-            let len = keys[i].0;
-            let s = score(len);
-            while i < keys.len() && keys[i].0 == len {
-                for &r in keys[i].1 {
-                    self.accept(r, s, container.as_ref());
-                }
-                i += 1;
+        let early = container.is_none();
+        let longest = self.store.longest;
+        let of_prefix = |len: u32| {
+            (len <= longest).then(|| {
+                let least = NameKey::least_with_prefix(&prefix.text, prefix.chars, len);
+                map.range(least..).take_while(move |(key, _)| {
+                    key.chars == len && key.text.starts_with(&*prefix.text)
+                })
+            })
+        };
+        let mut len = from;
+        while len <= longest {
+            let least = NameKey::least_with_prefix(&prefix.text, prefix.chars, len);
+            let mut keys = map.range(least..).peekable();
+            // No key of this length with the prefix: on to the next length any key has.
+            let Some((first, _)) = keys.peek() else { break };
+            if first.chars != len || !first.text.starts_with(&*prefix.text) {
+                len = if first.chars > len { first.chars } else { len + 1 };
+                continue;
             }
-            if early && self.distinct.len() >= self.limit {
-                self.more |= i < keys.len();
+            let s = score(len as usize);
+            if self.floor().is_some_and(|f| f > s) {
+                // Neither these keys nor any after them (longer keys, lower tiers) can
+                // make the answer.
+                self.more = true;
                 return true;
             }
+            for (key, v) in
+                keys.take_while(|(key, _)| key.chars == len && key.text.starts_with(&*prefix.text))
+            {
+                for &r in refs(key, v) {
+                    self.accept(r, s, container.as_ref());
+                }
+            }
+            if early && self.distinct.len() >= self.limit {
+                self.more |= (len + 1..=longest)
+                    .any(|l| of_prefix(l).is_some_and(|mut keys| keys.next().is_some()));
+                return true;
+            }
+            len += 1;
         }
         false
+    }
+
+    /// A score the answer's last match is known to reach, once `limit` symbols are found.
+    fn floor(&self) -> Option<f32> {
+        (self.top.len() >= self.limit).then(|| self.top.peek().map_or(0.0, |b| f32::from_bits(b.0)))
     }
 
     /// Whether the kind and path filters admit a symbol.
@@ -306,8 +359,17 @@ impl Search<'_> {
             },
         };
         self.found.push((r, score));
-        self.distinct.insert(r);
+        if self.distinct.insert(r) {
+            self.top.push(Reverse(score.to_bits()));
+            if self.top.len() > self.limit {
+                self.top.pop();
+            }
+        }
     }
+}
+
+fn word_refs<'s>(_: &'s NameKey, refs: &'s Vec<SymRef>) -> &'s [SymRef] {
+    refs
 }
 
 /// The container part of a query, lowercase.
@@ -335,7 +397,7 @@ impl ContainerQuery {
                 if nearest { 1.0 } else { 0.97 }
             } else if nearest && starts_lower(&s.name, &self.lower) {
                 0.9
-            } else if s.name.to_lowercase().contains(&self.lower) {
+            } else if contains_lower(&s.name, &self.lower) {
                 0.8
             } else {
                 0.0
@@ -361,6 +423,20 @@ fn starts_lower(name: &str, lower: &str) -> bool {
             && name[..lower.len()].eq_ignore_ascii_case(lower)
     } else {
         name.to_lowercase().starts_with(lower)
+    }
+}
+
+/// Whether `name`, lowercased, contains `lower`; without allocating for ASCII names (every
+/// symbol of a container query's candidates may be asked).
+fn contains_lower(name: &str, lower: &str) -> bool {
+    if name.is_ascii() && lower.is_ascii() {
+        lower.is_empty()
+            || name
+                .as_bytes()
+                .windows(lower.len())
+                .any(|w| w.eq_ignore_ascii_case(lower.as_bytes()))
+    } else {
+        name.to_lowercase().contains(lower)
     }
 }
 
@@ -390,5 +466,103 @@ fn hit(store: &Store, r: SymRef, score: f32) -> Hit {
         signature: s.signature.to_string(),
         score: (score * 1000.0).round() / 1000.0,
         from_editor: file.editor.is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::file::Sym;
+
+    /// A symbol of a test file: name, kind, parent index.
+    type TestSym<'a> = (&'a str, SymbolKind, u32);
+
+    /// A store of one file per entry.
+    fn store(files: &[(&str, &[TestSym])]) -> Store {
+        let mut store = Store::default();
+        for (path, syms) in files {
+            let syms = syms
+                .iter()
+                .enumerate()
+                .map(|(i, &(name, kind, parent))| Sym {
+                    name: name.into(),
+                    signature: name.into(),
+                    parent,
+                    kind,
+                    start: i as u32 + 1,
+                    end: i as u32 + 1,
+                    line: i as u32 + 1,
+                })
+                .collect();
+            store.insert(Path::new(path), syms, None);
+        }
+        store
+    }
+
+    fn names(store: &Store, text: &str, limit: usize) -> (Vec<String>, bool) {
+        let q = Query { text: text.into(), kinds: Vec::new(), path: None, limit, near: None };
+        let (hits, more) = run(store, &q);
+        (hits.into_iter().map(|h| format!("{} {:.3}", h.name, h.score)).collect(), more)
+    }
+
+    const F: SymbolKind = SymbolKind::Function;
+
+    #[test]
+    fn the_prefix_tier_stops_at_the_length_that_fills_the_answer() {
+        let s = store(&[(
+            "/a.py",
+            &[
+                ("abcde", F, NO_PARENT),
+                ("abc", F, NO_PARENT),
+                ("ab", F, NO_PARENT),
+                ("abd", F, NO_PARENT),
+                ("xab", F, NO_PARENT),
+            ],
+        )]);
+        assert_eq!(
+            names(&s, "ab", 3),
+            (vec!["ab 1.000".into(), "abc 0.850".into(), "abd 0.850".into()], true)
+        );
+        // All of them: the word and fuzzy tiers come after, nothing more.
+        let (all, more) = names(&s, "ab", 10);
+        assert_eq!(all.len(), 5, "{all:?}");
+        assert!(!more);
+    }
+
+    #[test]
+    fn prefix_lengths_count_characters_not_bytes() {
+        // `éa` is 2 characters (3 bytes): it scores above the 3-character `eab`'s prefix.
+        let s = store(&[("/a.py", &[("ébc", F, NO_PARENT), ("éa", F, NO_PARENT)])]);
+        assert_eq!(names(&s, "é", 1), (vec!["éa 0.825".into()], true));
+    }
+
+    #[test]
+    fn a_container_query_keeps_a_longer_name_whose_container_matches_better() {
+        let c = SymbolKind::Class;
+        let m = SymbolKind::Method;
+        let s = store(&[
+            ("/a.py", &[("LedgerBook", c, NO_PARENT), ("balance", m, 0)]),
+            ("/b.py", &[("Ledger", c, NO_PARENT), ("balance_total", m, 0)]),
+        ]);
+        // balance_total: prefix 0.785 in `Ledger` (1.0); balance: 0.814 in `LedgerBook` (0.9).
+        assert_eq!(names(&s, "Ledger.bal", 1), (vec!["balance_total 0.785".into()], true));
+        assert_eq!(names(&s, "Ledger.bal", 5).0, ["balance_total 0.785", "balance 0.733"]);
+    }
+
+    #[test]
+    fn fuzzy_candidates_are_the_shortest_names_holding_the_letters_in_order() {
+        let s = store(&[(
+            "/a.py",
+            &[
+                ("a_very_long_balance_name", F, NO_PARENT),
+                ("balance", F, NO_PARENT),
+                ("blnc", F, NO_PARENT),
+                ("cnlb", F, NO_PARENT),
+            ],
+        )]);
+        let (found, more) = names(&s, "bln", 10);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("blnc "), "{found:?}");
+        assert!(!more);
     }
 }
