@@ -8,24 +8,73 @@
 (interface_body [(property_signature) (method_signature) (call_signature) (construct_signature) (index_signature)] @range.extend . [";" ","] @range.end)
 
 ; The parameters of a function that initializes a variable, property or field are walked:
-; destructured names become Variables.
-([(variable_declarator value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))
-  (pair value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))
-  (public_field_definition value: (_ parameters: (formal_parameters [(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable)) (optional_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))])))])
+; destructured names become Variables. (Tried above each such name only, like the object types
+; below: written as the grammar's kinds, this pattern cost a tenth of the query's compilation.)
+((shorthand_property_identifier_pattern) @symbol.variable (#set! seed "true"))
+((_ value: (_ parameters: (_ (_ pattern: (_ (_) @name @symbol.variable) @_destructure) @_param) @_params)) @_holder
+  (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_params "formal_parameters")
+  (#kind-eq? @_param "required_parameter" "optional_parameter") (#kind-eq? @_destructure "object_pattern")
+  (#kind-eq? @symbol.variable "shorthand_property_identifier_pattern") (#set! root.up "5"))
 
 ; `catch (e: unknown)`: the variable spans its type.
 (catch_clause parameter: (identifier) @name @symbol.variable type: (_) @range.end)
 
 ; Object types the navigation tree walks: a call's type arguments (`register<{ a: A }>(…)`) and
 ; the parameter and return types of a function that initializes a variable, property or field
-; (also inside a union, one written with a leading `|`, or an intersection). Their members are Properties, each with its `;` or
-; `,`; nothing inside a member is walked.
-([(call_expression type_arguments: (type_arguments [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (parenthesized_type (intersection_type (object_type (property_signature name: (_) @name) @symbol.property)))))]))
-  (new_expression type_arguments: (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))])
-([(variable_declarator value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (object_type (property_signature name: (_) @name) @symbol.property))) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))])) (optional_parameter type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (object_type (property_signature name: (_) @name) @symbol.property))) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))]))]))) (pair value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (object_type (property_signature name: (_) @name) @symbol.property))) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))])) (optional_parameter type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (object_type (property_signature name: (_) @name) @symbol.property))) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))]))]))) (public_field_definition value: (_ parameters: (formal_parameters [(required_parameter type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (object_type (property_signature name: (_) @name) @symbol.property))) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))])) (optional_parameter type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (union_type (union_type (object_type (property_signature name: (_) @name) @symbol.property))) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))]))])))])
-([(variable_declarator value: (_ return_type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))]))) (pair value: (_ return_type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))]))) (public_field_definition value: (_ return_type: (type_annotation [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (intersection_type (object_type (property_signature name: (_) @name) @symbol.property))])))])
-; The type of an `as` or `satisfies` expression is walked too (`x as { a: A }`, `as C<{ a: A }>`).
-([(as_expression [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (generic_type (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))]) (satisfies_expression [(object_type (property_signature name: (_) @name) @symbol.property) (union_type (object_type (property_signature name: (_) @name) @symbol.property)) (generic_type (type_arguments (object_type (property_signature name: (_) @name) @symbol.property)))])])
+; (also inside a union, one written with a leading `|`, or an intersection), the type of an `as`
+; or `satisfies` expression (`x as { a: A }`, `as C<{ a: A }>`). Their members are Properties,
+; each with its `;` or `,`; nothing inside a member is walked.
+; Written as the grammar's kinds they cost half of the query's compilation (tree-sitter analyses
+; every named node with children against the grammar), so each is a `root.up` pattern of
+; wildcards whose kinds are `#kind-eq?` predicates (nothing to analyse), tried only the given
+; number of levels above each member the seed pattern finds (queries/README.md, `seed`).
+((property_signature) @symbol.property (#set! seed "true"))
+; `f<{ a: A }>()`, `new C<{ a: A }>()`, `f<{ a: A } | B>()`, `f<B | (C & { a: A })>()` (a leading `|`).
+((_ type_arguments: (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_call
+  (#kind-eq? @_call "call_expression" "new_expression") (#kind-eq? @_args "type_arguments")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "3"))
+((_ type_arguments: (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union) @_args) @_call
+  (#kind-eq? @_call "call_expression") (#kind-eq? @_args "type_arguments") (#kind-eq? @_union "union_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
+((_ type_arguments: (_ (_ (_ (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_and) @_paren) @_inner) @_union) @_args) @_call
+  (#kind-eq? @_call "call_expression") (#kind-eq? @_args "type_arguments") (#kind-eq? @_union "union_type")
+  (#kind-eq? @_inner "union_type") (#kind-eq? @_paren "parenthesized_type") (#kind-eq? @_and "intersection_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "7"))
+; `const f = (p: { a: A }) => …`, `{ a: A } | B`, `{ a: A } & B`, `B | C | { a: A }` (required or optional parameters;
+; also a property's or a field's initializer).
+((_ value: (_ parameters: (_ (_ type: (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_type) @_param) @_params)) @_holder
+  (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_params "formal_parameters")
+  (#kind-eq? @_param "required_parameter" "optional_parameter") (#kind-eq? @_type "type_annotation")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "6"))
+((_ value: (_ parameters: (_ (_ type: (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union) @_type) @_param) @_params)) @_holder
+  (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_params "formal_parameters")
+  (#kind-eq? @_param "required_parameter" "optional_parameter") (#kind-eq? @_type "type_annotation")
+  (#kind-eq? @_union "union_type" "intersection_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "7"))
+((_ value: (_ parameters: (_ (_ type: (_ (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_inner) @_union) @_type) @_param) @_params)) @_holder
+  (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_params "formal_parameters")
+  (#kind-eq? @_param "required_parameter" "optional_parameter") (#kind-eq? @_type "type_annotation")
+  (#kind-eq? @_union "union_type") (#kind-eq? @_inner "union_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "8"))
+; `const f = (): { a: A } => …`, `(): { a: A } | B => …`, `(): { a: A } & B => …`.
+((_ value: (_ return_type: (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_type)) @_holder
+  (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_type "type_annotation")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
+((_ value: (_ return_type: (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union) @_type)) @_holder
+  (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_type "type_annotation")
+  (#kind-eq? @_union "union_type" "intersection_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "5"))
+; `x as { a: A }`, `x as { a: A } | B`, `x as C<{ a: A }>`, the same with `satisfies` (the
+; keyword comes first in the pattern: at the other roots these are tried at, no child is one).
+((_ ["as" "satisfies"] (_ (_ name: (_) @name) @symbol.property) @_object) @_as
+  (#kind-eq? @_as "as_expression" "satisfies_expression")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "2"))
+((_ ["as" "satisfies"] (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union) @_as
+  (#kind-eq? @_as "as_expression" "satisfies_expression") (#kind-eq? @_union "union_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "3"))
+((_ ["as" "satisfies"] (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_generic) @_as
+  (#kind-eq? @_as "as_expression" "satisfies_expression") (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
 (object_type (property_signature) @range.extend . [";" ","] @range.end)
 (object_type (property_signature type: (_) @ignore))
 

@@ -282,6 +282,9 @@ impl<'tree> Gathered<'tree> {
         if !info.deferred {
             self.found.push((node, kind));
         }
+        if info.seed {
+            return;
+        }
         if let Some(regex) = &info.text_match {
             if !self.texts_done.contains(&node.id()) {
                 self.texts_done.push(node.id());
@@ -365,20 +368,27 @@ impl<'tree> Gathered<'tree> {
     }
 
     /// Tries the `root.up` patterns where they may match: at the node N levels above each node
-    /// another pattern made a symbol of the pattern's kind. Their matches count only where
-    /// their symbol is such a node: they refine symbols found otherwise, never add any.
+    /// another pattern (or a `seed` pattern) made a symbol of the pattern's kind, and of a node
+    /// kind its `#kind-eq?` allows its symbol. Their matches count only where their symbol is
+    /// such a node: they refine symbols found otherwise, never add any.
     fn take_deferred(&mut self, config: &LanguageConfig, deferred: &Deferred, doc: &Document) {
-        // (levels up, symbol kind) of each deferred pattern, and where each may match.
-        let mut wanted: Vec<(u32, SymbolKind)> = Vec::new();
+        // (levels up, symbol kind, the node kinds its `#kind-eq?` allows the symbol) of each
+        // deferred pattern, and where each may match.
+        let mut wanted: Vec<(u32, SymbolKind, Option<&[String]>)> = Vec::new();
         for (local, &rank) in deferred.rank.iter().enumerate() {
             let info = &config.patterns[rank];
             let quantifiers = deferred.query.capture_quantifiers(local);
-            for (q, role) in quantifiers.iter().zip(&deferred.roles) {
+            for (index, (q, role)) in quantifiers.iter().zip(&deferred.roles).enumerate() {
+                let node_kinds = info
+                    .kinds
+                    .iter()
+                    .find(|t| t.capture as usize == index && !t.negate)
+                    .map(|t| t.kinds.as_slice());
                 if let (true, Role::Symbol(kind), Some(up)) =
                     (*q != CaptureQuantifier::Zero, role, info.up)
-                    && !wanted.contains(&(up, *kind))
+                    && !wanted.contains(&(up, *kind, node_kinds))
                 {
-                    wanted.push((up, *kind));
+                    wanted.push((up, *kind, node_kinds));
                 }
             }
         }
@@ -386,8 +396,8 @@ impl<'tree> Gathered<'tree> {
         let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
         let mut symbols: std::collections::HashSet<usize> = std::collections::HashSet::new();
         for &(node, kind) in &self.found {
-            for &(up, k) in &wanted {
-                if k != kind {
+            for &(up, k, node_kinds) in &wanted {
+                if k != kind || node_kinds.is_some_and(|n| !n.iter().any(|n| n == node.kind())) {
                     continue;
                 }
                 symbols.insert(node.id());

@@ -24,7 +24,9 @@
 //! `join` / `join.else` (same-named siblings joined into one class, as tsserver's ES5 classes)
 //! and `text.match` (symbols found in a node's text by a regular expression: JSDoc `@typedef`)
 //! and `root.up "N"` (a pattern tried only N levels above symbols other patterns found, compiled
-//! as a second query: patterns rooted far above their symbol are slow to search for everywhere).
+//! as a second query: patterns rooted far above their symbol are slow to search for everywhere)
+//! and `seed "true"` (a pattern that makes no symbol, only places where `root.up` patterns are
+//! tried).
 //! One predicate besides tree-sitter's text predicates: `#kind-eq?` / `#not-kind-eq?`.
 
 use std::fmt;
@@ -164,6 +166,9 @@ pub(crate) struct PatternInfo {
     /// `root.up "N"`: the pattern is not searched for across the document; it is tried only at
     /// the node N levels above each node another pattern made a symbol of its kind.
     pub up: Option<u32>,
+    /// `seed "true"`: the pattern makes no symbol; its symbol nodes are only where `root.up`
+    /// patterns of their kind are tried (a cheap stand-in for patterns costly to compile).
+    pub seed: bool,
     /// `#kind-eq?` / `#not-kind-eq?`: the captured node's kind must (not) be one of these.
     pub kinds: Vec<KindTest>,
     /// Whether the pattern's capture indices are those of the deferred query.
@@ -388,6 +393,7 @@ fn capture_role(name: &str) -> Option<Role> {
 fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<PatternInfo, String> {
     let mut info = PatternInfo {
         up: None,
+        seed: false,
         kinds: Vec::new(),
         deferred,
         local: pattern,
@@ -410,6 +416,7 @@ fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<Pattern
             "merge" if value == "first" => info.merge = Merge::First,
             "merge" if value == "typed" => info.merge = Merge::Typed,
             "hoist" if value == "true" => info.hoist = true,
+            "seed" if value == "true" => info.seed = true,
             "range.trim" if !value.is_empty() => info.trim = Some(value.to_string()),
             "join" => {
                 info.join = match value {
@@ -503,6 +510,9 @@ fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<Pattern
             return Err(format!("#{} needs at least one node kind", predicate.operator));
         }
         info.kinds.push(KindTest { capture: *capture, negate, kinds });
+    }
+    if info.seed && info.up.is_some() {
+        return Err("a seed pattern is searched for everywhere: it cannot have root.up".into());
     }
     Ok(info)
 }
@@ -732,6 +742,32 @@ mod tests {
         assert_eq!(config.deferred.as_ref().unwrap().rank, vec![1]);
         assert_eq!(config.patterns[1].up, Some(2));
         assert!(config.patterns[1].deferred && config.patterns[1].local == 0);
+    }
+
+    #[test]
+    fn a_seed_is_a_symbol_only_where_a_root_up_pattern_confirms_it() {
+        let config = LanguageConfig::from_source(
+            &javascript(),
+            "((pair) @symbol.property (#set! seed \"true\"))\n\
+             ((_ (_ key: (_) @name value: (_) @_v) @symbol.property) @_o\n\
+               (#kind-eq? @_o \"object\") (#kind-eq? @_v \"number\")\n\
+               (#kind-eq? @symbol.property \"pair\") (#set! root.up \"1\"))\n",
+        )
+        .unwrap();
+        assert!(config.patterns[0].seed && config.patterns[1].up == Some(1));
+        let text = "x = { a: 1, b: \"s\", c: { d: 2 } };\n";
+        let doc = locus_doc::Document::new(text, 0);
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&config.language).unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let outline = crate::outline::extract(&config, &tree, &doc);
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "d"], "the values of b and c are no numbers");
+        let load = |q: &str| LanguageConfig::from_source(&javascript(), q).unwrap_err().message;
+        assert!(
+            load("((pair) @symbol.property (#set! seed \"true\") (#set! root.up \"1\"))")
+                .contains("cannot have root.up")
+        );
     }
 
     #[test]
