@@ -64,16 +64,24 @@
   (#kind-eq? @_holder "variable_declarator" "pair" "public_field_definition") (#kind-eq? @_type "type_annotation")
   (#kind-eq? @_union "union_type" "intersection_type")
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "5"))
-; `x as { a: A }`, `x as { a: A } | B`, `x as C<{ a: A }>`, the same with `satisfies` (the
-; keyword comes first in the pattern: at the other roots these are tried at, no child is one).
-((_ ["as" "satisfies"] (_ (_ name: (_) @name) @symbol.property) @_object) @_as
-  (#kind-eq? @_as "as_expression" "satisfies_expression")
+; `x as { a: A }`, `x as { a: A } | B`, `x as C<{ a: A }>`, the same with `satisfies`. (Rooted at
+; their kinds: a wildcard root would explore every callback's call the `root.up` patterns are
+; tried at, and a keyword child instead costs more to compile.)
+((as_expression (_ (_ name: (_) @name) @symbol.property) @_object)
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "2"))
-((_ ["as" "satisfies"] (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union) @_as
-  (#kind-eq? @_as "as_expression" "satisfies_expression") (#kind-eq? @_union "union_type")
+((as_expression (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union)
+  (#kind-eq? @_union "union_type")
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "3"))
-((_ ["as" "satisfies"] (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_generic) @_as
-  (#kind-eq? @_as "as_expression" "satisfies_expression") (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments")
+((as_expression (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_generic)
+  (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
+((satisfies_expression (_ (_ name: (_) @name) @symbol.property) @_object)
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "2"))
+((satisfies_expression (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union)
+  (#kind-eq? @_union "union_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "3"))
+((satisfies_expression (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_generic)
+  (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments")
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
 (object_type (property_signature) @range.extend . [";" ","] @range.end)
 (object_type (property_signature type: (_) @ignore))
