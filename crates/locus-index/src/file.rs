@@ -110,7 +110,7 @@ fn collect(
     let signature = one_line(line_buf);
     let index = out.len() as u32;
     out.push(Sym {
-        name: s.name.as_str().into(),
+        name: indexed_name(s.name.as_str()).into(),
         signature: signature.into(),
         parent,
         kind: s.kind,
@@ -121,6 +121,23 @@ fn collect(
     for c in &s.children {
         collect(doc, c, index, Some(s.kind), out, line_buf);
     }
+}
+
+/// The name a symbol is found by. The outline labels an accessor as VS Code does,
+/// `(get) balance`, `(set) balance`, and keeps the quotes of a string-literal name
+/// (`'setBreakpoints': …`, `declare module '@scope/pkg'`); the index keeps the name itself, so
+/// that `balance` and `Ledger.balance` find it as tsserver's `navto` (Ctrl+T) does. The kind
+/// and the signature (`get balance() {`) still show the rest.
+fn indexed_name(name: &str) -> &str {
+    let name = name.strip_prefix("(get) ").or_else(|| name.strip_prefix("(set) ")).unwrap_or(name);
+    for quote in ['\'', '"'] {
+        if let Some(inner) = name.strip_prefix(quote).and_then(|n| n.strip_suffix(quote))
+            && !inner.is_empty()
+        {
+            return inner;
+        }
+    }
+    name
 }
 
 /// A line trimmed of its break and surrounding blanks, cut to [`MAX_SIGNATURE`] bytes.
@@ -139,6 +156,31 @@ fn one_line(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn accessors_are_indexed_by_their_name() {
+        let text = "class Ledger {\n  get balance(): number { return 0; }\n  set balance(v: number) {}\n}\n";
+        expect_test::expect![[r#"
+            Class:Ledger in - 1-4 @1 `class Ledger {`
+            Property:balance in Ledger 2-2 @2 `get balance(): number { return 0; }`
+            Property:balance in Ledger 3-3 @3 `set balance(v: number) {}`
+        "#]]
+        .assert_eq(&render(text, "typescript"));
+    }
+
+    #[test]
+    fn string_literal_names_are_indexed_without_their_quotes() {
+        let text = "declare module '@scope/pkg' {}\ninterface Requests {\n  'setBreakpoints': number;\n  \"goto\": string;\n}\nenum Sandbox { 'allow-scripts' = 1 }\n";
+        expect_test::expect![[r#"
+            Module:@scope/pkg in - 1-1 @1 `declare module '@scope/pkg' {}`
+            Interface:Requests in - 2-5 @2 `interface Requests {`
+            Property:setBreakpoints in Requests 3-3 @3 `'setBreakpoints': number;`
+            Property:goto in Requests 4-4 @4 `"goto": string;`
+            Enum:Sandbox in - 6-6 @6 `enum Sandbox { 'allow-scripts' = 1 }`
+            Variable:allow-scripts in Sandbox 6-6 @6 `enum Sandbox { 'allow-scripts' = 1 }`
+        "#]]
+        .assert_eq(&render(text, "typescript"));
+    }
 
     fn render(text: &str, lang: &str) -> String {
         let language = Registry::builtin().by_id(lang).unwrap();
