@@ -42,7 +42,12 @@ fn build() {
     divan::black_box(index.status().symbols);
 }
 
-#[divan::bench(args = ["check", "Checker", "TypeEvaluator.validateArgs", "getTypeOfExpr", "chkexpr", "zzqx"])]
+/// Names of the corpus files, and costly ones: a letter (a prefix of thousands of names),
+/// fuzzy-only (`chkexpr`, `test_et`), nothing (`zzqx`), a container part with a broad name.
+#[divan::bench(args = [
+    "check", "Checker", "TypeEvaluator.validateArgs", "getTypeOfExpr", "chkexpr", "zzqx", "e",
+    "test_et", "Type.get",
+])]
 fn search(bencher: divan::Bencher, text: &str) {
     let index = index();
     let query = Query { text: text.into(), kinds: Vec::new(), path: None, limit: 20, near: None };

@@ -1,5 +1,15 @@
 //! Answering a query: the tiers over the name maps, the filters, the container part of
 //! `Class.method`, and the order of the answer.
+//!
+//! **Cost.** A query's cost is bounded by what its answer needs, not by the workspace: the
+//! exact tier is one lookup; the prefix and word tiers seek once per key length, shortest
+//! (best scored) first, and stop at the length that fills the answer (with a container part,
+//! at the first length that cannot score above the answer's floor); the fuzzy tier, which
+//! runs only when the others left the answer short, rejects names by a 64-bit letter mask
+//! read in sequence, checks the letters' order on the survivors' contiguous text, and scores
+//! with nucleo at most [`FUZZY_BUDGET`] of them, the shortest. On the Python standard
+//! library (96k symbols, 42k distinct names) a query takes about 60 µs median and 0.6 ms at
+//! p99 (`examples/index_dir`; `docs/performance.md`).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
