@@ -134,6 +134,7 @@ fn report() {
         LINE + 1
     );
 
+    let s_pid = s.pid();
     // 1. Round trips while edits stream in.
     let stop = Arc::new(AtomicBool::new(false));
     let streamer = {
@@ -171,8 +172,12 @@ fn report() {
     summary("  of which inside the tool call (envelope durationMs, capture included)", server_side);
 
     // 2. 50 concurrent clients × 200 calls, while the edits stream on.
+    let server_pid = s_pid;
     for pooled in [false, true] {
+        let (server_cpu, client_cpu) = (cpu_seconds(server_pid), cpu_seconds(std::process::id()));
         let (latencies, errors, elapsed) = rt.block_on(many_clients(&record, pooled));
+        let server_cpu = cpu_seconds(server_pid) - server_cpu;
+        let client_cpu = cpu_seconds(std::process::id()) - client_cpu;
         let n = latencies.len() + errors;
         let how = if pooled { "kept alive" } else { "fresh connections" };
         summary(
@@ -183,6 +188,11 @@ fn report() {
             "  errors: {errors} of {n}; {:.0} calls/s over {:.2} s",
             n as f64 / elapsed.as_secs_f64(),
             elapsed.as_secs_f64()
+        );
+        println!(
+            "  CPU per call: server {:.3} ms (edits and outline updates included), clients {:.3} ms (the edit stream included)",
+            server_cpu * 1000.0 / n as f64,
+            client_cpu * 1000.0 / n as f64
         );
     }
     stop.store(true, Ordering::Relaxed);
@@ -226,6 +236,18 @@ fn report() {
     s.stop();
     let _ = std::fs::remove_dir_all(&root);
     println!();
+}
+
+/// The user and system CPU time a process has used so far, in seconds (Linux's `/proc`).
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command name (which may hold spaces) start after its `)`.
+    let fields: Vec<&str> =
+        stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line (11 and 12 counted from 0 after the
+    // name), in clock ticks: 100 a second on Linux.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// 50 concurrent clients × 200 `editor_get_context` calls: the round trips, the errors and

@@ -80,8 +80,17 @@ impl EditorHost {
 impl Host for EditorHost {
     fn editor_context(&self) -> Result<Option<Value>, String> {
         let query = ContextQuery { uri: None, position: None, encoding: PositionEncoding::Utf16 };
-        let context = self.state.with(|s| s.context(query)).map_err(|e| e.to_string())?;
-        Ok(context.map(|c| proto::editor_context(&c)))
+        let pending = self.state.with(|s| s.context_pending(query)).map_err(|e| e.to_string())?;
+        let Some(pending) = pending else { return Ok(None) };
+        let ready = pending.ready();
+        let build = move || proto::editor_context(&pending.build());
+        // Computing the outline of a new version (or waiting for whoever computes it) takes a
+        // millisecond or more on a large file: on the sidecar's runtime, other requests move
+        // to another worker meanwhile rather than queue behind this one.
+        let multi_thread = !ready
+            && tokio::runtime::Handle::try_current()
+                .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        Ok(Some(if multi_thread { tokio::task::block_in_place(build) } else { build() }))
     }
 
     fn status(&self) -> BridgeStatus {

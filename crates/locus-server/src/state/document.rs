@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use locus_doc::{Document, PositionEncoding, TextEdit};
@@ -91,7 +92,10 @@ pub(super) struct DocState {
     pub(super) generation: u64,
     /// The saved text's fingerprint; `None` when there is no file behind the document.
     saved: Option<Fingerprint>,
-    dirty_cache: Option<(u64, bool)>,
+    /// Whether the text of generation `dirty_generation` differs from the saved one: computed
+    /// once, by whoever asks first, outside the state's lock (see [`DirtyCheck`]).
+    dirty: Arc<OnceLock<bool>>,
+    dirty_generation: u64,
     /// Where the user's cursor is in this document.
     pub(super) mark: Mark,
     /// Symbols the editor pushed for this document.
@@ -146,7 +150,8 @@ impl DocState {
             parse_cost: Duration::ZERO,
             generation: 0,
             saved,
-            dirty_cache: None,
+            dirty: Arc::default(),
+            dirty_generation: 0,
             mark: Mark::Unknown,
             pushed: Pushed::default(),
             touched,
@@ -161,7 +166,7 @@ impl DocState {
             Some(t) => Fingerprint::of_str(t),
             None => Fingerprint::of_doc(self.text()),
         });
-        self.dirty_cache = None;
+        self.dirty = Arc::default();
     }
 
     /// The current text (ahead of the parsed one while reparsing is deferred).
@@ -246,20 +251,41 @@ impl DocState {
     }
 
     pub(super) fn is_dirty(&mut self) -> bool {
-        if let Some((generation, dirty)) = self.dirty_cache
-            && generation == self.generation
-        {
-            return dirty;
+        self.dirty_check().get()
+    }
+
+    /// What answers whether the current text differs from the saved one, to be asked after
+    /// the state's lock is released: comparing hashes the whole text (about a millisecond
+    /// for a megabyte) when its length equals the saved one's.
+    pub(super) fn dirty_check(&mut self) -> DirtyCheck {
+        if self.dirty_generation != self.generation {
+            self.dirty = Arc::default();
+            self.dirty_generation = self.generation;
         }
-        let doc = self.text();
-        let dirty = match self.saved {
+        DirtyCheck { cell: self.dirty.clone(), doc: self.text().clone(), saved: self.saved }
+    }
+}
+
+/// Whether one generation of a document's text differs from the saved text; computed once
+/// per generation, shared by every reader of it.
+pub(super) struct DirtyCheck {
+    cell: Arc<OnceLock<bool>>,
+    doc: Document,
+    saved: Option<Fingerprint>,
+}
+
+impl DirtyCheck {
+    pub(super) fn ready(&self) -> bool {
+        self.cell.get().is_some()
+    }
+
+    pub(super) fn get(&self) -> bool {
+        *self.cell.get_or_init(|| match self.saved {
             // Never saved (no file behind it): dirty once it has any text.
-            None => doc.len_bytes() > 0,
-            Some(saved) if saved.len != doc.len_bytes() => true,
-            Some(saved) => Fingerprint::of_doc(doc) != saved,
-        };
-        self.dirty_cache = Some((self.generation, dirty));
-        dirty
+            None => self.doc.len_bytes() > 0,
+            Some(saved) if saved.len != self.doc.len_bytes() => true,
+            Some(saved) => Fingerprint::of_doc(&self.doc) != saved,
+        })
     }
 }
 

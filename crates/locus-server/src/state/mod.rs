@@ -10,6 +10,7 @@
 //!   whether it is dirty;
 //! - `cursor.rs`: where the user is — focus, and each document's cursor and selections;
 //! - `symbols.rs`: symbols pushed by the editor, and when they may answer;
+//! - `prefetch.rs`: outlines updated in the background after edits, off the editor's thread;
 //! - `uri.rs`: document keys and paths from URIs; `shared.rs`: the lock.
 //!
 //! **Invariants.**
@@ -31,6 +32,7 @@
 
 mod cursor;
 mod document;
+mod prefetch;
 mod shared;
 mod symbols;
 mod uri;
@@ -167,6 +169,58 @@ pub struct DocumentOutline {
     /// A snapshot of its parsed source, when its syntax tree is current: its outline is
     /// computed (incrementally after an edit) only when read, away from the state's lock.
     pub source: Option<locus_scopes::Source>,
+}
+
+/// A context taken from the state, to be built once its lock is released
+/// ([`EditorState::context_pending`]).
+pub struct PendingContext {
+    source: locus_scopes::Source,
+    path: String,
+    uri: String,
+    language_id: String,
+    dirty: document::DirtyCheck,
+    cursor: usize,
+    selection: Option<Span>,
+    pushed: Option<std::sync::Arc<locus_scopes::Outline>>,
+    unsynced: Option<String>,
+    focused: Option<bool>,
+}
+
+impl PendingContext {
+    /// Whether building costs little: the outline of this version is computed (or not
+    /// needed) and so is whether the text differs from the saved one.
+    pub fn ready(&self) -> bool {
+        (self.pushed.is_some() || !self.source.has_symbols() || self.source.outline_ready())
+            && self.dirty.ready()
+    }
+
+    /// Builds the context: the outline of its version is computed here if nobody has yet
+    /// (and concurrent builders of the same version wait for that one computation).
+    pub fn build(self) -> EditorContext {
+        let symbols = match &self.pushed {
+            Some(outline) => Symbols::Editor(outline),
+            None => Symbols::Syntax,
+        };
+        let request = Request {
+            path: &self.path,
+            language_id: Some(&self.language_id),
+            is_dirty: self.dirty.get(),
+            cursor: self.cursor,
+            selection: self.selection,
+            symbols,
+        };
+        let mut context = locus_context::build(&self.source, &request);
+        if let Some(why) = self.unsynced {
+            let warning = &mut context.symbols.warning;
+            *warning = Some(match warning.take() {
+                Some(other) => format!("{other}; {why}"),
+                None => why,
+            });
+        }
+        context.file.uri = Some(self.uri);
+        context.focused = self.focused;
+        context
+    }
 }
 
 /// The whole editor state. Use it through [`Shared`].
@@ -314,6 +368,12 @@ impl EditorState {
         doc.mark = mark.caught_up(doc.text(), new_version);
         let text = doc.text().clone();
         doc.pushed.after_change(&text, new_version);
+        // The outline of a document someone reads is updated now, in the background, so that
+        // the next context rarely waits for it.
+        if !doc.asleep && doc.pending.is_none() && doc.source.outline_started() {
+            let dirty = doc.dirty_check();
+            prefetch::outline(doc.source.snapshot(), dirty);
+        }
         if !reasons.is_empty() {
             return Err(StateError::BadChanges { uri: uri.to_string(), reasons });
         }
@@ -472,11 +532,25 @@ impl EditorState {
     }
 
     /// The editorContext asked for: `Ok(None)` when no document is given and no editor has
-    /// focus; an error for a document that is not open.
+    /// focus; an error for a document that is not open. Everything is computed here, under
+    /// the caller's lock: readers that share the state should use
+    /// [`EditorState::context_pending`] and build the context after releasing it.
     pub fn context(
         &mut self,
         query: ContextQuery<'_>,
     ) -> Result<Option<EditorContext>, StateError> {
+        Ok(self.context_pending(query)?.map(PendingContext::build))
+    }
+
+    /// What [`EditorState::context`] answers, taken now (cheap: the text, the tree and the
+    /// outline are shared, not copied) and built later by [`PendingContext::build`], after
+    /// the lock is released: the work in proportion to the document (updating the outline
+    /// after an edit, comparing the text with the saved file) is done there, once per
+    /// version whoever asks.
+    pub fn context_pending(
+        &mut self,
+        query: ContextQuery<'_>,
+    ) -> Result<Option<PendingContext>, StateError> {
         let key = match query.uri {
             Some(uri) => {
                 self.reparse(uri)?;
@@ -497,31 +571,18 @@ impl EditorState {
             Some(p) => (doc.text().offset_at(p, query.encoding), None),
             None => doc.mark.resolve(doc.text()),
         };
-        let is_dirty = doc.is_dirty();
-        let pushed = doc.pushed.current();
-        let request = |symbols| Request {
-            path: &doc.path,
-            language_id: Some(&doc.language_id),
-            is_dirty,
+        Ok(Some(PendingContext {
+            source: doc.source.snapshot(),
+            path: doc.path.clone(),
+            uri: doc.uri.clone(),
+            language_id: doc.language_id.clone(),
+            dirty: doc.dirty_check(),
             cursor,
             selection,
-            symbols,
-        };
-        let symbols = match &pushed {
-            Some(outline) => Symbols::Editor(outline),
-            None => Symbols::Syntax,
-        };
-        let mut context = locus_context::build(&doc.source, &request(symbols));
-        if let Some(why) = &doc.unsynced {
-            let warning = &mut context.symbols.warning;
-            *warning = Some(match warning.take() {
-                Some(other) => format!("{other}; {why}"),
-                None => why.clone(),
-            });
-        }
-        context.file.uri = Some(doc.uri.clone());
-        context.focused = focused;
-        Ok(Some(context))
+            pushed: doc.pushed.current(),
+            unsynced: doc.unsynced.clone(),
+            focused,
+        }))
     }
 
     /// Parses a document's deferred edits now (they are parsed anyway before any context).
