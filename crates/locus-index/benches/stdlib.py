@@ -78,14 +78,14 @@ async def cold_run(locus: str, tree: Path) -> dict:
         status = (await client.call_tool("bridge_status", {})).structured_content["data"]
         index = status["symbolIndex"]
         figures = proc_figures(status["pid"])
-        return {"wall_s": wall, "build_s": index["buildMs"] / 1000, "files": index["files"],
+        return {"wall_s": wall, "build_s": index["buildMs"] / 1000, "files": index["files"], "load1": os.getloadavg()[0],
                 "symbols": index["symbols"], "skipped": index["skipped"], "index_mb": index["memoryBytes"] / 2**20,
                 **figures}
 
 
 def cold(locus: str, tree: Path, runs: int) -> dict:
     results = [asyncio.run(cold_run(locus, tree)) for _ in range(runs)]
-    out = {k: summary([r[k] for r in results]) for k in ["wall_s", "build_s", "cpu_s", "rss_mb", "peak_rss_mb", "index_mb"]}
+    out = {k: summary([r[k] for r in results]) for k in ["wall_s", "build_s", "cpu_s", "rss_mb", "peak_rss_mb", "index_mb", "load1"]}
     out.update({k: results[-1][k] for k in ["files", "symbols", "skipped"]})
     return out
 

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use locus_doc::Document;
-use locus_scopes::{Language, Outline, Registry, Source, Symbol, SymbolKind};
+use locus_scopes::{Language, Outline, Registry, Symbol, SymbolKind};
 
 /// No parent: a top-level symbol.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -67,9 +67,19 @@ pub(crate) fn symbols_of_text(text: &str, language: Language) -> Vec<Sym> {
     symbols_of_doc(Document::new(text, 0), language)
 }
 
-/// The symbols of a document, outlined as `language`.
+/// The symbols of a document, outlined as `language` with the language's index query
+/// (`queries/<lang>/index.scm`, else the editor's `symbols.scm`): the editor's engine, so
+/// kinds and containers are the editor's, without the work that only finds locals or hides
+/// definitions (see the crate's docs).
 pub(crate) fn symbols_of_doc(doc: Document, language: Language) -> Vec<Sym> {
-    let source = Source::new(doc, Some(language));
+    symbols_of_outline(&doc, &locus_scopes::index_outline(&doc, language))
+}
+
+/// The symbols of a document through the editor's own outline (`symbols.scm`): what
+/// [`symbols_of_doc`] must agree with, up to the definitions the editor hides.
+#[cfg(test)]
+pub(crate) fn symbols_of_doc_as_editor(doc: Document, language: Language) -> Vec<Sym> {
+    let source = locus_scopes::Source::new(doc, Some(language));
     if !source.has_symbols() {
         return Vec::new();
     }
@@ -210,6 +220,114 @@ mod tests {
             Constant:LIMIT in - 9-9 @9 `LIMIT = 3`
         "#]]
         .assert_eq(&render(text, "python"));
+    }
+
+    #[test]
+    fn python_definitions_the_editor_hides_are_indexed_with_the_editors_kinds() {
+        // pyright lists none of these: code after an always-true `raise` guard, the branch a
+        // static condition rules out, the earlier of two same-named definitions.
+        let text = "import sys\n\nif sys.platform != 'win32':\n    raise ImportError('win32 only')\n\nclass Proactor:\n    def run(self):\n        pass\n\nif sys.version_info >= (3, 8):\n    def spawn():\n        pass\nelse:\n    def spawn():\n        pass\n\nclass Box:\n    @property\n    def size(self):\n        return self._size\n\n    @size.setter\n    def size(self, value):\n        self._size = value\n";
+        expect_test::expect![[r#"
+            Class:Proactor in - 6-8 @6 `class Proactor:`
+            Method:run in Proactor 7-8 @7 `def run(self):`
+            Function:spawn in - 11-12 @11 `def spawn():`
+            Function:spawn in - 14-15 @14 `def spawn():`
+            Class:Box in - 17-24 @17 `class Box:`
+            Method:size in Box 18-20 @19 `def size(self):`
+            Method:size in Box 22-24 @23 `def size(self, value):`
+            Variable:_size in Box 24-24 @24 `self._size = value`
+        "#]]
+        .assert_eq(&render(text, "python"));
+    }
+
+    /// A symbol with its container chain (names and kinds), as the index keeps it; the lines
+    /// and signature of definitions only (see the test below).
+    fn keyed(syms: &[Sym]) -> Vec<String> {
+        syms.iter()
+            .map(|s| {
+                let mut chain = Vec::new();
+                let mut p = s.parent;
+                while p != NO_PARENT {
+                    let c = &syms[p as usize];
+                    chain.push(format!("{}:{}", c.kind, c.name));
+                    p = c.parent;
+                }
+                chain.reverse();
+                if !definition(s.kind) {
+                    return format!("{}:{} [{}]", s.kind, s.name, chain.join(" > "));
+                }
+                format!(
+                    "{}:{} [{}] {}-{} @{} `{}`",
+                    s.kind,
+                    s.name,
+                    chain.join(" > "),
+                    s.start,
+                    s.end,
+                    s.line,
+                    s.signature
+                )
+            })
+            .collect()
+    }
+
+    /// Every symbol the editor's outline gives the index is also given, identically (kind,
+    /// container chain, lines, signature), by the index query, on every corpus file of every
+    /// language that has an index query. The index query may give more: the definitions the
+    /// editor hides (see `queries/python/index.scm`). A variable (one per name and scope, the
+    /// first binding) is compared by name, kind and containers: where the editor deems its
+    /// first binding unreachable (`if sys.platform == "win32": x = …`), the index keeps that one.
+    #[test]
+    fn the_index_query_gives_every_symbol_the_editors_outline_gives() {
+        let corpus =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+        let registry = Registry::builtin();
+        let mut files: Vec<_> = Vec::new();
+        let mut stack = vec![corpus.clone()];
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("the corpus at {}: {e}", dir.display()));
+            for e in entries.flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if let Some(l) = registry.for_path(&path, None)
+                    && registry.has_index_query(l)
+                {
+                    files.push((path, l));
+                }
+            }
+        }
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        assert!(
+            files.iter().any(|(_, l)| l.id() == "python"),
+            "no Python file under {}",
+            corpus.display()
+        );
+        let (mut shared, mut extra) = (0, 0);
+        for (path, language) in &files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let editor = keyed(&symbols_of_doc_as_editor(Document::new(&text, 0), *language));
+            let index = keyed(&symbols_of_text(&text, *language));
+            let mut left: std::collections::HashMap<&str, usize> = Default::default();
+            for k in &index {
+                *left.entry(k).or_default() += 1;
+            }
+            for k in &editor {
+                let n = left.get_mut(k.as_str());
+                assert!(
+                    n.as_ref().is_some_and(|n| **n > 0),
+                    "{}: the editor's outline gives the index {k}, the index query does not",
+                    path.display()
+                );
+                *n.unwrap() -= 1;
+            }
+            shared += editor.len();
+            extra += index.len() - editor.len();
+        }
+        eprintln!(
+            "{} corpus files: {shared} symbols as the editor gives them, {extra} more from the index query",
+            files.len()
+        );
     }
 
     #[test]

@@ -547,18 +547,22 @@ impl Index {
             .thread_name(|i| format!("locus-index-{i}"))
             .start_handler(|_| lower_priority())
             .build();
-        let work = |chunk: &[PathBuf]| {
+        // Largest files first, one file a task: the pool's threads take the next file as
+        // they finish, so no large file starts last and leaves a core idle at the end.
+        let mut files: Vec<(u64, PathBuf)> =
+            files.into_iter().map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p)).collect();
+        files.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let work = |(_, path): &(u64, PathBuf)| {
             if !current() {
                 return;
             }
-            let outcomes: Vec<(&PathBuf, Outcome)> =
-                chunk.iter().map(|p| (p, outline_file(p, &self.config))).collect();
-            self.commit(outcomes, folders);
-            self.done.fetch_add(chunk.len(), Ordering::Relaxed);
+            let outcome = outline_file(path, &self.config);
+            self.commit(vec![(path, outcome)], folders);
+            self.done.fetch_add(1, Ordering::Relaxed);
         };
         match pool {
-            Ok(pool) => pool.install(|| files.par_chunks(16).for_each(work)),
-            Err(_) => files.chunks(16).for_each(work),
+            Ok(pool) => pool.install(|| files.par_iter().with_max_len(1).for_each(work)),
+            Err(_) => files.iter().for_each(work),
         }
         if current() {
             self.build_ms.store(started.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);

@@ -156,8 +156,10 @@ fn among_equal_scores_the_nearest_to_the_cursor_comes_first() {
     let index = built(&dir, config());
     let mut q = query("run");
     q.near = Some(Near { path: b.clone(), line: 6 });
+    // Both of two.py's definitions are indexed (pyright lists the last only), the nearer first.
     expect_test::expect![[r#"
         1.000 run (Function) b/two.py:6
+        1.000 run (Function) b/two.py:1
         1.000 run (Function) b/three.py:1
         1.000 run (Function) a/one.py:1
     "#]]

@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 mod builtin;
+mod indexing;
 mod kind;
 mod outline;
 mod query;
@@ -21,8 +22,11 @@ mod registry;
 mod source;
 
 pub use builtin::LanguageEntry;
+pub use indexing::index_outline;
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
-pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source};
+pub use query::{
+    INDEX_FILE, LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source,
+};
 pub use registry::{Language, Registry};
 pub use source::Source;

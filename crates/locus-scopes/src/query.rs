@@ -223,27 +223,53 @@ impl fmt::Debug for LanguageConfig {
 /// The name of the one query file every language has.
 pub const SYMBOLS_FILE: &str = "symbols.scm";
 
+/// The name of the optional query file the workspace index compiles instead of
+/// [`SYMBOLS_FILE`]: the same vocabulary, definitions only (see `queries/README.md`).
+pub const INDEX_FILE: &str = "index.scm";
+
+/// Whether `queries/<dir>/<file>` exists (built in, or under [`QUERY_DIR_ENV`]).
+pub(crate) fn has_query(dir: &str, file: &str) -> bool {
+    embedded(dir, file).is_ok()
+}
+
 impl LanguageConfig {
     pub(crate) fn load(entry: &LanguageEntry) -> Result<LanguageConfig, QueryError> {
-        let file = format!("{}/{SYMBOLS_FILE}", entry.queries);
+        LanguageConfig::load_file(entry, SYMBOLS_FILE)
+    }
+
+    /// Compiles `queries/<dir>/<file>` as `entry`'s symbol query.
+    pub(crate) fn load_file(
+        entry: &LanguageEntry,
+        file: &str,
+    ) -> Result<LanguageConfig, QueryError> {
+        let path = format!("{}/{file}", entry.queries);
         let err = |message: String| QueryError {
             language: entry.id.to_string(),
-            file: file.clone(),
+            file: path.clone(),
             message,
         };
-        let source = read_query(entry.queries, SYMBOLS_FILE).map_err(err)?;
-        LanguageConfig::from_source(entry, &source)
+        let source = read_query(entry.queries, file).map_err(err)?;
+        LanguageConfig::compile(entry, &path, &source)
     }
 
     /// Compiles `source` as `entry`'s symbol query.
+    #[cfg(test)]
     pub(crate) fn from_source(
         entry: &LanguageEntry,
         source: &str,
     ) -> Result<LanguageConfig, QueryError> {
-        let file = format!("{}/{SYMBOLS_FILE}", entry.queries);
+        LanguageConfig::compile(entry, &format!("{}/{SYMBOLS_FILE}", entry.queries), source)
+    }
+
+    /// Compiles `source`, read from `file` (for messages), as `entry`'s symbol query.
+    fn compile(
+        entry: &LanguageEntry,
+        file: &str,
+        source: &str,
+    ) -> Result<LanguageConfig, QueryError> {
         let err = |message: String| QueryError {
             language: entry.id.to_string(),
-            file: file.clone(),
+            file: file.to_string(),
             message,
         };
         let language = (entry.grammar)();

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::builtin::{BUILTIN, LanguageEntry};
-use crate::query::{LanguageConfig, QueryError};
+use crate::query::{INDEX_FILE, LanguageConfig, QueryError, has_query};
 
 /// A language of the registry; its grammar and queries load on first use.
 #[derive(Debug, Clone, Copy)]
@@ -17,8 +17,13 @@ pub struct Language {
 #[derive(Debug)]
 pub struct Registry {
     entries: &'static [LanguageEntry],
-    configs: Vec<OnceLock<Result<Arc<LanguageConfig>, Arc<QueryError>>>>,
+    configs: Vec<OnceLock<Loaded>>,
+    /// The index queries (`index.scm`), where a language has one.
+    index_configs: Vec<OnceLock<Option<Loaded>>>,
 }
+
+/// A compiled query, or why it did not compile.
+type Loaded = Result<Arc<LanguageConfig>, Arc<QueryError>>;
 
 impl Registry {
     /// The registry built into the binary.
@@ -27,6 +32,7 @@ impl Registry {
         REGISTRY.get_or_init(|| Registry {
             entries: BUILTIN,
             configs: BUILTIN.iter().map(|_| OnceLock::new()).collect(),
+            index_configs: BUILTIN.iter().map(|_| OnceLock::new()).collect(),
         })
     }
 
@@ -93,6 +99,27 @@ impl Registry {
                 LanguageConfig::load(&self.entries[lang.index]).map(Arc::new).map_err(Arc::new)
             })
             .clone()
+    }
+
+    /// Whether a language has a query of its own for the workspace index (`index.scm`).
+    pub fn has_index_query(&self, lang: Language) -> bool {
+        has_query(self.entries[lang.index].queries, INDEX_FILE)
+    }
+
+    /// The query the workspace index outlines a language's files with: its `index.scm` (the
+    /// same vocabulary as `symbols.scm`, definitions only) where it has one, else the editor's
+    /// own [`Registry::config`]. Compiled on first use and kept.
+    pub fn index_config(&self, lang: Language) -> Result<Arc<LanguageConfig>, Arc<QueryError>> {
+        let own = self.index_configs[lang.index].get_or_init(|| {
+            let entry = &self.entries[lang.index];
+            has_query(entry.queries, INDEX_FILE).then(|| {
+                LanguageConfig::load_file(entry, INDEX_FILE).map(Arc::new).map_err(Arc::new)
+            })
+        });
+        match own {
+            Some(loaded) => loaded.clone(),
+            None => self.config(lang),
+        }
     }
 }
 
