@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, State, type StaticFeature } from 'vscode-languageclient/node';
 
 import { EDITOR_ACTIONS, editorAction } from './actions';
+import { apiSupport, NO_MCP_PROVIDER, type VsCodeApis } from './apis';
 import { bounded, lspSymbols, Throttle } from './convert';
 import { Forwarder, readDiscovery, type Discovery } from './forward';
 import { RESTART_SETTINGS, serverCommand } from './settings';
@@ -265,6 +266,8 @@ class Extension {
     await this.forwarder?.close();
     this.forwarder = undefined;
     this.discovery = undefined;
+    // VS Code's MCP server list drops Locus (else it keeps the dead endpoint: ECONNREFUSED).
+    this.mcpChanged.fire();
     if (client) {
       try {
         await client.stop(3000);
@@ -341,8 +344,8 @@ class Extension {
   private registerMcpProvider(): void {
     const lm = lmApi();
     const vs = vscode as any;
-    if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || typeof vs.McpHttpServerDefinition !== 'function') {
-      this.log(`this VS Code (${vscode.version}) has no vscode.lm.registerMcpServerDefinitionProvider: add Locus to .vscode/mcp.json (Locus menu → Copy Agent Snippet)`);
+    if (!lm?.registerMcpServerDefinitionProvider || !apiSupport(vscode as unknown as VsCodeApis).mcpProvider) {
+      this.log(NO_MCP_PROVIDER(vscode.version));
       return;
     }
     try {

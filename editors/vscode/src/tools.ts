@@ -5,6 +5,7 @@
 
 import * as vscode from 'vscode';
 
+import { apiSupport, NO_TOOLS, type VsCodeApis } from './apis';
 import type { Forwarder, ToolAnswer } from './forward';
 
 /** The `vscode.lm` surface used here (typed locally: engines.vscode is older than it). */
@@ -48,8 +49,8 @@ export function registerTools(
 ): void {
   const lm = lmApi();
   const vs = vscode as any;
-  if (typeof lm?.registerTool !== 'function' || typeof vs.LanguageModelToolResult !== 'function') {
-    log(`this VS Code (${vscode.version}) has no vscode.lm.registerTool: Locus's tools are not registered with VS Code's agent; MCP clients still reach them`);
+  if (!lm?.registerTool || !apiSupport(vscode as unknown as VsCodeApis).tools) {
+    log(NO_TOOLS(vscode.version));
     return;
   }
   const enabled = new Map(listed.map((t) => [t.name, t]));
