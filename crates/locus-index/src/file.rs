@@ -107,6 +107,11 @@ fn collect(
     // Locals and parameters: declared in a body, and not definitions themselves. Their
     // children (an object literal's members) go with them.
     if parent_kind.is_some_and(callable) && !definition(s.kind) {
+        // A class declared in the function a local holds (`const setup = () => { class Mock
+        // {…} }`) is a nested definition all the same: kept, under the body's owner.
+        for c in s.children.iter().filter(|c| type_definition(c.kind)) {
+            collect(doc, c, parent, parent_kind, out, line_buf);
+        }
         return;
     }
     let start = doc.line_of(s.range.start) as u32 + 1;
@@ -131,6 +136,14 @@ fn collect(
     for c in &s.children {
         collect(doc, c, index, Some(s.kind), out, line_buf);
     }
+}
+
+/// Definitions of types, kept even inside a local's value (see [`collect`]).
+fn type_definition(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Enum
+    )
 }
 
 /// The name a symbol is found by. The outline labels an accessor as VS Code does,
@@ -188,6 +201,17 @@ mod tests {
             Property:goto in Requests 4-4 @4 `"goto": string;`
             Enum:Sandbox in - 6-6 @6 `enum Sandbox { 'allow-scripts' = 1 }`
             Variable:allow-scripts in Sandbox 6-6 @6 `enum Sandbox { 'allow-scripts' = 1 }`
+        "#]]
+        .assert_eq(&render(text, "typescript"));
+    }
+
+    #[test]
+    fn classes_inside_a_locals_function_are_kept() {
+        let text = "describe('layouts', () => {\n  const setup = async () => {\n    const container = 1;\n    class Mock {\n      emitter = 1;\n    }\n  };\n});\n";
+        expect_test::expect![[r#"
+            Function:describe('layouts') callback in - 1-8 @1 `describe('layouts', () => {`
+            Class:Mock in describe('layouts') callback 4-6 @4 `class Mock {`
+            Property:emitter in Mock 5-5 @5 `emitter = 1;`
         "#]]
         .assert_eq(&render(text, "typescript"));
     }
