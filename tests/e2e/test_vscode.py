@@ -592,4 +592,124 @@ def test_mcp_port_setting_restarts_the_server_and_says_what_is_wrong(vscode):
     # It still starts, on a random port, and agents reach it.
     d("waitText", selector=".statusbar-item", text="Locus: 127.0.0.1:")
     wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+    # Back to the default port: one more restart, waited for, so that the next test starts on a
+    # settled server.
+    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
     settings.write_text("{}")
+    vscode.record = wait_for("the sidecar restarted on the default port", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+
+
+def test_trace_setting_logs_lsp_messages_without_restarting_the_server(vscode):
+    """`locus.trace.server` is the language client's own: a change reaches `locus lsp` as
+    `$/setTrace` (no restart) and the messages are logged to the Locus output channel."""
+    d = vscode.driver
+    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
+    restarts = locus_log(vscode).count("restarting locus lsp")
+    assert "[Trace" not in locus_log(vscode)
+    settings = vscode.ws / ".vscode" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(json.dumps({"locus.trace.server": "messages"}))
+    wait_for("$/setTrace in the Locus log", lambda: "Sending notification '$/setTrace'" in locus_log(vscode), timeout=30)
+    d("quickOpen", name="main.ts")
+    d("clickLine", text="export function main")
+    d("press", keys=["ArrowDown"])
+    wait_for("the cursor notification traced in the Locus log",
+             lambda: "Sending notification 'locus/didChangeCursor'" in locus_log(vscode), timeout=30)
+    # The same locus lsp: no restart, its discovery file still there, agents still reach it.
+    log = locus_log(vscode)
+    assert log.count("restarting locus lsp") == restarts, log[-3000:]
+    assert (vscode.runtime / "locus" / f"{pid}.json").exists()
+    assert vscode._record()["pid"] == pid
+    wait_for("the cursor on line 4 over MCP", lambda: vscode.context()["cursor"]["line"] == 4)
+    # Back to off (that `$/setTrace` is not traced itself).
+    settings.write_text("{}")
+    assert vscode._record()["pid"] == pid
+
+
+def panel_text(d) -> str:
+    """The lines the panel (the Output view) shows, with ordinary spaces."""
+    return "\n".join(d("texts", selector=".panel .view-lines")["texts"]).replace("\u00a0", " ")
+
+
+def mcp_servers(d) -> str:
+    """VS Code's own "MCP: List Servers", left open: its rows."""
+    d("press", keys=["Escape"])
+    d("command", title="MCP: List Servers")
+    d("waitText", selector=".quick-input-list .monaco-list-row", text="Add Server")
+    time.sleep(0.5)  # the rows of providers come just after "Add Server"
+    return "\n".join(d("texts", selector=".quick-input-list .monaco-list-row")["texts"])
+
+
+def test_vscode_lists_locus_among_its_mcp_servers_and_reaches_its_tools(vscode):
+    """The extension's MCP server definition provider: VS Code's "MCP: List Servers" lists
+    Locus; started from there, VS Code connects with the definition's URL and bearer token and
+    discovers every enabled tool; it follows the sidecar through a restart and drops it when the
+    server is stopped. Runs last: it reloads the window."""
+    d = vscode.driver
+    tools = len(subprocess.run([vscode.locus, "tools"], env=vscode.env, capture_output=True, text=True, check=True).stdout.splitlines())
+    # `chat.disableAIFeatures: true` (the fixture's) hides VS Code's MCP commands, and is read
+    # when the window starts: turn it off, then reload (a new extension host, a new locus lsp).
+    # Nothing asks to sign in: the MCP list and extension-provided servers need no account.
+    user = vscode.user / "User" / "settings.json"
+    user.write_text(json.dumps({**json.loads(user.read_text()), "chat.disableAIFeatures": False}))
+    old_pid = vscode.record["pid"]
+    d("command", title="Developer: Reload Window")
+    wait_for("the old sidecar's discovery file gone", lambda: not (vscode.runtime / "locus" / f"{old_pid}.json").exists(), timeout=60)
+    vscode.record = wait_for("the reloaded window's sidecar", lambda: (r := vscode._record()) and r["pid"] != old_pid and r, timeout=120)
+    d("waitText", selector=".statusbar-item", text=vscode.record["url"].split("/")[2].replace("127.0.0.1", "Locus: 127.0.0.1"), timeout=120)
+
+    def locus_action(action: str, state: str = "") -> None:
+        """Picks Locus in MCP: List Servers (in `state`), then `action` (the list is rebuilt
+        as definitions change: a pick that misses is tried again)."""
+        def attempt():
+            rows = mcp_servers(d)
+            if f"Locus{state}" not in rows.replace("\n", " ").replace("Locus ", "Locus"):
+                return None
+            d("screenshot", path=str(ARTIFACTS / "mcp-list-servers.png"))
+            # By the keyboard: a click can land as the list is rebuilt (then VS Code takes the
+            # active row, "Add Server").
+            d("press", keys=["ArrowDown"])
+            if "Locus" not in "".join(d("texts", selector=".quick-input-list .monaco-list-row.focused")["texts"]):
+                return None
+            d("press", keys=["Enter"])
+            d("waitText", selector=".quick-input-list .monaco-list-row", text=action)
+            d("type", text=action)
+            if action not in "".join(d("texts", selector=".quick-input-list .monaco-list-row.focused")["texts"]):
+                return None
+            d("press", keys=["Enter"])
+            return True
+        wait_for(f"{action} of Locus{' (' + state + ')' if state else ''} in MCP: List Servers", attempt)
+
+    def start_and_discover() -> str:
+        locus_action("Show Output", "Stopped")
+        # The palette opened while the pick still closes does not show: wait until it is gone.
+        wait_for("the MCP server actions closed", lambda: not d("texts", selector=".quick-input-widget:visible")["texts"])
+        wait_for("the MCP log cleared", lambda: d("command", title="View: Clear Output"))
+        locus_action("Start Server", "Stopped")
+        out = wait_for(f"VS Code to discover Locus's {tools} tools", lambda: (t := panel_text(d)) and f"Discovered {tools} tools" in t and t)
+        assert "Error" not in out, out
+        rows = wait_for("Locus running", lambda: "Running" in (r := mcp_servers(d)) and r)
+        d("screenshot", path=str(ARTIFACTS / "mcp-list-servers-running.png"))
+        d("press", keys=["Escape"])
+        return rows
+
+    start_and_discover()
+    # A new locus lsp (a new port and token): VS Code stops the old connection; started again,
+    # it reaches the new sidecar (the old one is gone).
+    old_pid = vscode.record["pid"]
+    d("command", title="Locus: Restart Server")
+    wait_for("the restarted sidecar's discovery file", lambda: (r := vscode._record()) and r["pid"] != old_pid)
+    vscode.record = vscode._record()
+    start_and_discover()
+    # Stopped, Locus leaves the list (no dead endpoint to start); started, it is back.
+    d("command", title="Locus: Stop Server")
+    d("waitText", selector=".statusbar-item", text="Locus: stopped")
+    wait_for("Locus gone from MCP: List Servers", lambda: "Locus" not in mcp_servers(d))
+    d("press", keys=["Escape"])
+    d("clickStatus", text="Locus: stopped")
+    d("pickQuick", text="Start Server")
+    stopped_pid = vscode.record["pid"]
+    vscode.record = wait_for("a new sidecar", lambda: (r := vscode._record()) and r["pid"] != stopped_pid and r)
+    start_and_discover()
+    d("press", keys=["Escape"])
