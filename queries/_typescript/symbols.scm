@@ -119,9 +119,14 @@
 ((public_field_definition name: (_) @name) @symbol.property (#set! name.normalize "unbreak"))
 
 ; Constructor parameter properties are properties of the class, not of the constructor.
+; Any of `public`/`private`/`protected`, `readonly` or `override` makes one (tsserver's
+; ParameterPropertyModifier), on a required or an optional (`readonly uri?: U`) parameter.
 ((required_parameter (accessibility_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
 ((optional_parameter (accessibility_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
 ((required_parameter "readonly" pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
+((optional_parameter "readonly" pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
+((required_parameter (override_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
+((optional_parameter (override_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
 
 ; Interface members (and overload signatures in classes).
 ((method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))

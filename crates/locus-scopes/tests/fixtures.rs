@@ -231,6 +231,27 @@ class Element {
 }
 
 #[test]
+fn typescript_optional_readonly_parameter_is_a_property_of_the_class() {
+    // Theia's `DataTransferFileDTO`: tsserver makes `uri` a property of the class, as it does
+    // `id` (hoisted out of the constructor; the cursor's chain passes the constructor whose
+    // parameter list holds it).
+    check(
+        "typescript",
+        "class Dto {\n  constructor(private id: string, readonly uri?: Uri$0Components) {}\n}\n",
+        expect!["Class:Dto > Constructor:constructor > Property:uri"],
+    );
+}
+
+#[test]
+fn typescript_override_parameter_is_a_property_of_the_class() {
+    check(
+        "typescript",
+        "class B extends A {\n  constructor(override size?: num$0ber) { super(); }\n}\n",
+        expect!["Class:B > Constructor:constructor > Property:size"],
+    );
+}
+
+#[test]
 fn javascript_accessor_fields_are_named_by_their_identifier() {
     check(
         "javascript",
