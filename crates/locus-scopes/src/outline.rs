@@ -1360,4 +1360,19 @@ mod tests {
         }
         assert!(checked >= 20, "only {checked} files");
     }
+
+    /// A seed is a symbol only where a `root.up` pattern confirms it (SEED_QUERY).
+    #[test]
+    fn a_seed_is_a_symbol_only_where_a_root_up_pattern_confirms_it() {
+        use crate::query::tests::{SEED_QUERY, javascript};
+        let config = LanguageConfig::from_source(&javascript(), SEED_QUERY).unwrap();
+        let text = "x = { a: 1, b: \"s\", c: { d: 2 } };\n";
+        let doc = Document::new(text, 0);
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&config.language).unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let outline = extract(&config, &tree, &doc);
+        let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "d"], "the values of b and c are no numbers");
+    }
 }
