@@ -226,7 +226,9 @@ impl<S: LanguageServer> Edge<S> {
                 };
                 let uri = p.text_document.as_ref().map(|d| d.uri.as_str());
                 let query = ContextQuery { uri, position: p.position.map(Into::into), encoding };
-                match ctx.state.with(|s| s.context(query)) {
+                // Taken under the lock, built after it: MCP readers do not wait behind an
+                // outline update of a new version.
+                match ctx.state.with(|s| s.context_pending(query)).map(|p| p.map(|p| p.build())) {
                     Ok(Some(context)) => Ok(proto::editor_context(&context)),
                     Ok(None) => Ok(Value::Null),
                     Err(e) => Err(Error::invalid_params(e.to_string())),

@@ -533,8 +533,9 @@ impl EditorState {
 
     /// The editorContext asked for: `Ok(None)` when no document is given and no editor has
     /// focus; an error for a document that is not open. Everything is computed here, under
-    /// the caller's lock: readers that share the state should use
+    /// the caller's lock, so only tests use it: readers that share the state use
     /// [`EditorState::context_pending`] and build the context after releasing it.
+    #[cfg(test)]
     pub fn context(
         &mut self,
         query: ContextQuery<'_>,
