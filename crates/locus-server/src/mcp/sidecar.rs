@@ -235,8 +235,12 @@ async fn serve(
         }
     });
     let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
-    let config =
-        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    // No SSE priming events: they exist so a client can resume a broken stream from an event
+    // store, which Locus does not keep (a call is never re-run, see `answerLost`); they only
+    // cost bytes per answer and make VS Code log "Failed to parse message" at every start.
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(shutdown.child_token())
+        .with_sse_retry(None);
     let sessions = Arc::new(Sessions::new(Limits::from_env()));
     tokio::spawn(sessions.clone().sweep_until(shutdown.child_token()));
     let service = StreamableHttpService::new(
