@@ -14,8 +14,8 @@ apt_install() {
   echo "$LIB_NAME: installing $* (apt-get)" >&2
   local sudo=()
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get install -y "$@" >&2 \
-    || { "${sudo[@]}" apt-get update >&2 && "${sudo[@]}" apt-get install -y "$@" >&2; } \
+  ${sudo[@]+"${sudo[@]}"} apt-get install -y "$@" >&2 \
+    || { ${sudo[@]+"${sudo[@]}"} apt-get update >&2 && ${sudo[@]+"${sudo[@]}"} apt-get install -y "$@" >&2; } \
     || fail "apt-get could not install $*"
 }
 
