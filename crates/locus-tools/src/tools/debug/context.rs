@@ -5,8 +5,15 @@
 //! costs one round of requests however many tools are called at that stop. Something that may
 //! change the program's state without leaving the stop (an evaluation) reads the variables and
 //! threads again ([`refresh`]); the stack stays.
+//!
+//! The cache counts the evaluations that may change the program's state ([`StopCache`]): one
+//! empties it before it is sent and again when it returns, and a context read is kept only when
+//! no such evaluation began after the read did. A tool called during an evaluation reads the
+//! adapter itself rather than the old locals, and of two evaluations that end out of order the
+//! older one's locals are dropped rather than written over the newer.
 
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use locus_dap::{BreakpointInfo, FrameId, Phase, Session, Snapshot, ThreadInfo};
@@ -51,9 +58,57 @@ fn stop_number(snap: &Snapshot) -> Result<u64, ToolError> {
     }
 }
 
+/// A stop's cached context ([`Frame0`]) and the count of changes that make a context read
+/// before them stale.
+#[derive(Debug, Default)]
+pub(crate) struct StopCache(Mutex<CacheSlot>);
+
+#[derive(Debug, Default)]
+struct CacheSlot {
+    /// The stop the context is about, and the context.
+    context: Option<(u64, Frame0)>,
+    /// Bumped by every change to the program's state made at a stop (an evaluation that may
+    /// act, a variable set).
+    generation: u64,
+}
+
+impl StopCache {
+    /// The cached context, when it is about the stop `number`.
+    pub fn get(&self, number: u64) -> Option<Frame0> {
+        let slot = self.0.lock().unwrap();
+        slot.context.as_ref().filter(|(n, _)| *n == number).map(|(_, f)| f.clone())
+    }
+
+    /// The generation a read starting now belongs to; its result is kept by [`Self::store`]
+    /// only if no change began meanwhile.
+    pub fn generation(&self) -> u64 {
+        self.0.lock().unwrap().generation
+    }
+
+    /// Something is about to change (or has changed) the program's state: the context cached
+    /// so far is taken out (so no one reads it meanwhile) and returned, and reads begun before
+    /// now will not be stored. Returns the new generation beside it.
+    pub fn change(&self) -> (u64, Option<(u64, Frame0)>) {
+        let mut slot = self.0.lock().unwrap();
+        slot.generation += 1;
+        (slot.generation, slot.context.take())
+    }
+
+    /// Keeps `context`, read for the stop `number` in `generation`, unless a change began after
+    /// that read did. Returns whether it was kept.
+    pub fn store(&self, generation: u64, number: u64, context: Frame0) -> bool {
+        let mut slot = self.0.lock().unwrap();
+        let current = slot.generation == generation;
+        if current {
+            slot.context = Some((number, context));
+        }
+        current
+    }
+}
+
 /// The cached context, when it is about the stop `number`.
 fn cached(live: &Live, number: u64) -> Option<Frame0> {
-    live.cache.lock().unwrap().as_ref().filter(|(n, _)| *n == number).map(|(_, f)| f.clone())
+    live.cache.get(number)
 }
 
 /// The top frame at the current stop, when the stop's context is cached already.
@@ -70,6 +125,7 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
     if let Some(f) = cached(live, number) {
         return Ok(f);
     }
+    let generation = live.cache.generation();
     let frames = target.stack_trace(None, None).await.map_err(dap_error)?;
     let top = frames.first().map(|f| f.id);
     let (arguments, locals) = match top {
@@ -85,37 +141,42 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
         None => None,
     };
     let f = Frame0 { top, depth: frames.len(), arguments, locals, hierarchy, threads };
-    *live.cache.lock().unwrap() = Some((number, f.clone()));
+    live.cache.store(generation, number, f.clone());
     Ok(f)
 }
 
+/// Before an evaluation that may change the program's state: the stop's cached context is
+/// taken out, so that no tool reads its locals while the evaluation runs (they read the
+/// adapter), and returned for [`refresh`] to build on.
+pub(crate) fn before_change(live: &Live) -> Option<(u64, Frame0)> {
+    live.cache.change().1
+}
+
 /// After something that may have changed the program's state without leaving the stop (an
-/// evaluation): the cached context's arguments, locals and threads are read again, at once
-/// (scopes and variables beside threads); its stack stays, since the evaluation returned to
-/// the frame it ran in. Without a cached context for this stop, or when a request fails, the
-/// cache is dropped and the next context is fetched whole.
-pub(crate) async fn refresh(live: &Live) {
+/// evaluation), given the context [`before_change`] took: its arguments, locals and threads are
+/// read again, at once (scopes and variables beside threads); its stack stays, since the
+/// evaluation returned to the frame it ran in. The result is kept only when it is still about
+/// this stop and no other change began after this read did; without a context to build on, or
+/// when a request fails, nothing is kept and the next context is fetched whole.
+pub(crate) async fn refresh(live: &Live, taken: Option<(u64, Frame0)>) {
+    // Reads begun during the evaluation saw the state before it: they are not kept.
+    let (generation, _) = live.cache.change();
     let target = live.target();
-    let number = stop_number(&target.snapshot()).ok();
-    let Some((number, mut f)) = number.and_then(|n| Some((n, cached(live, n)?))) else {
-        *live.cache.lock().unwrap() = None;
+    let Some((number, mut f)) = taken else { return };
+    let Some(top) = f.top else { return };
+    if stop_number(&target.snapshot()).ok() != Some(number) {
         return;
-    };
-    let Some(top) = f.top else {
-        *live.cache.lock().unwrap() = None;
-        return;
-    };
+    }
     let (vars, threads) = tokio::join!(variables(&target, top), target.threads());
-    let mut cache = live.cache.lock().unwrap();
     // Kept only for the stop it was read at, whatever happened meanwhile.
-    match (vars, threads, stop_number(&target.snapshot())) {
-        (Ok((arguments, locals)), Ok(threads), Ok(now)) if now == number => {
-            f.arguments = arguments;
-            f.locals = locals;
-            f.threads = threads;
-            *cache = Some((number, f));
-        }
-        _ => *cache = None,
+    if let (Ok((arguments, locals)), Ok(threads), Ok(now)) =
+        (vars, threads, stop_number(&target.snapshot()))
+        && now == number
+    {
+        f.arguments = arguments;
+        f.locals = locals;
+        f.threads = threads;
+        live.cache.store(generation, number, f);
     }
 }
 
@@ -300,4 +361,62 @@ pub(crate) async fn debug_context(d: &Debugger, live: &Live) -> Value {
         "localContext": local,
         "timestamp": rfc3339(now),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Frame0, StopCache, Var};
+
+    fn context(local: &str) -> Frame0 {
+        let var = Var { name: "acc".into(), type_name: None, value: local.into() };
+        Frame0 {
+            top: None,
+            depth: 1,
+            arguments: Vec::new(),
+            locals: vec![var],
+            hierarchy: None,
+            threads: Vec::new(),
+        }
+    }
+
+    fn local(cache: &StopCache, stop: u64) -> Option<String> {
+        cache.get(stop).map(|f| f.locals[0].value.clone())
+    }
+
+    #[test]
+    fn an_evaluation_takes_the_stops_context_out_while_it_runs() {
+        let cache = StopCache::default();
+        assert!(cache.store(cache.generation(), 1, context("1")));
+        assert_eq!(local(&cache, 1).as_deref(), Some("1"));
+        assert_eq!(local(&cache, 2), None, "another stop's context is not this one's");
+        // A state-changing evaluation begins: no one reads the old locals meanwhile.
+        let (_, taken) = cache.change();
+        assert_eq!(taken.map(|(n, _)| n), Some(1));
+        assert_eq!(local(&cache, 1), None);
+    }
+
+    #[test]
+    fn a_read_begun_before_a_change_is_not_kept() {
+        let cache = StopCache::default();
+        // A tool reads the context while an evaluation is sent ...
+        let read = cache.generation();
+        cache.change();
+        // ... and finishes after it: what it read may be older than the evaluation.
+        assert!(!cache.store(read, 1, context("old")));
+        assert_eq!(local(&cache, 1), None);
+    }
+
+    #[test]
+    fn of_two_evaluations_ending_out_of_order_the_newer_locals_stay() {
+        let cache = StopCache::default();
+        // Evaluation A returns and starts reading the locals again ...
+        let (a, _) = cache.change();
+        // ... evaluation B is sent and returns, and reads them again too.
+        cache.change();
+        let (b, _) = cache.change();
+        // B's read ends first, then A's, which began before B acted.
+        assert!(cache.store(b, 1, context("after b")));
+        assert!(!cache.store(a, 1, context("after a only")));
+        assert_eq!(local(&cache, 1).as_deref(), Some("after b"));
+    }
 }

@@ -406,10 +406,13 @@ async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, Tool
             target.stack_trace(None, Some(1)).await.map_err(dap_error)?.first().map(|f| f.id)
         }
     };
-    let v = target.evaluate(&p.expression, frame, context).await.map_err(dap_error)?;
-    if may_change_state(&p.expression, context) {
-        context::refresh(&live).await;
+    let acting = may_change_state(&p.expression, context);
+    let taken = if acting { context::before_change(&live) } else { None };
+    let v = target.evaluate(&p.expression, frame, context).await;
+    if acting {
+        context::refresh(&live, taken).await;
     }
+    let v = v.map_err(dap_error)?;
     let (value, truncated) = if v.value.chars().count() > 10_000 {
         let (c, _) = cap(&v.value);
         (c, true)
@@ -432,7 +435,7 @@ async fn set_variable(d: &Debugger, p: SetVariableParams, _: &Cx) -> Result<Valu
         container(&target, p.variables_reference, p.scope.as_deref(), p.frame_id).await?;
     let v = target.set_variable(reference, &p.name, &p.value).await.map_err(dap_error)?;
     // The stop's cached locals are out of date now.
-    *live.cache.lock().unwrap() = None;
+    live.cache.change();
     let (value, truncated) = cap(&v.value);
     Ok(json!({
         "name": p.name,

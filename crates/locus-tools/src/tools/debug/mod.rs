@@ -108,8 +108,8 @@ pub(crate) struct Live {
     pub launched: session::Launched,
     /// `output_read`'s cursor.
     pub cursor: Mutex<OutputCursor>,
-    /// The stop the cached context is about, and the context.
-    pub cache: Mutex<Option<(u64, context::Frame0)>>,
+    /// The stop's cached context.
+    pub cache: context::StopCache,
     /// A step was asked for and its stop has not come yet.
     pub stepping: Mutex<bool>,
 }
@@ -212,7 +212,7 @@ impl Debugger {
             command_line: launched.command_line.clone(),
             launched,
             cursor: Mutex::new(OutputCursor::default()),
-            cache: Mutex::new(None),
+            cache: context::StopCache::default(),
             stepping: Mutex::new(false),
         });
         match inner.sessions.iter().position(|s| Some(s.id.as_str()) == replace) {
