@@ -454,14 +454,19 @@ fn set_summary(d: &Value) -> String {
 /// Whether evaluating `expression` may change the program's state, so that the stop's context
 /// is read again after it. Everything may but a plain read: names, `.` and `[]`, literals,
 /// arithmetic and comparisons, outside the `repl` context (where debugger commands run).
-/// A call or anything in parentheses, an assignment (`=`, `+=`, `:=`, ...), `++` or `--`, and
-/// the words that act (`new`, `delete`, `del`, `await`, `yield`, `import`, `lambda`) may.
-/// What this cannot see is a property getter or an overloaded operator with side effects; the
-/// next stop's context is read afresh anyway.
+/// A call or anything in parentheses, an assignment (`=`, `+=`, `:=`, ...), `++` or `--`, a
+/// backtick (a JavaScript tagged template calls its tag), and the words that act (`new`,
+/// `delete`, `del`, `await`, `yield`, `import`, `lambda`) may; so do `for` and `in`, which
+/// consume an iterator (`[v for v in gen]`, `x in gen` advance a generator).
+/// What this cannot see is code a plain read runs: a property getter, an overloaded operator,
+/// a `__getitem__` or `__missing__` (`d["k"]` on a `defaultdict` inserts the key), a Proxy's
+/// trap. After those the cached locals may be stale until the next stop, whose context is read
+/// afresh.
 fn may_change_state(expression: &str, context: &str) -> bool {
     const COMPARISONS: [&str; 6] = ["==", "!=", "<=", ">=", "===", "!=="];
-    const ACTING: [&str; 7] = ["new", "delete", "del", "await", "yield", "import", "lambda"];
-    if context == "repl" || expression.contains('(') {
+    const ACTING: [&str; 9] =
+        ["new", "delete", "del", "await", "yield", "import", "lambda", "for", "in"];
+    if context == "repl" || expression.contains(['(', '`']) {
         return true;
     }
     let operator = |c: char| "=!<>+-*/%&|^~:?".contains(c);
