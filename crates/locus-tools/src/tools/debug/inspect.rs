@@ -568,9 +568,18 @@ mod tests {
             "await p",
             "a => a",
             "s[\"k=v\"]",
+            "tag`x`",
+            "`${a}`",
+            "[v for v in gen]",
+            "{k: v for k, v in pairs}",
+            "x in gen",
+            "key in d",
         ] {
             assert!(may_change_state(acting, "watch"), "{acting}");
         }
         assert!(may_change_state("acc", "repl"), "a debugger command may do anything");
+        // Documented blind spots: a subscript or attribute read runs no code Locus can see.
+        assert!(!may_change_state("d[\"k\"]", "watch"), "a defaultdict's __missing__ is not seen");
+        assert!(!may_change_state("index + inner", "watch"), "`in` is a word, not a prefix");
     }
 }
