@@ -125,7 +125,7 @@ fn collect(
     let signature = one_line(line_buf);
     let index = out.len() as u32;
     out.push(Sym {
-        name: indexed_name(s.name.as_str()).into(),
+        name: indexed_name(s.name.as_str(), s.kind).into(),
         signature: signature.into(),
         parent,
         kind: s.kind,
@@ -150,9 +150,20 @@ fn type_definition(kind: SymbolKind) -> bool {
 /// `(get) balance`, `(set) balance`, and keeps the quotes of a string-literal name
 /// (`'setBreakpoints': …`, `declare module '@scope/pkg'`); the index keeps the name itself, so
 /// that `balance` and `Ledger.balance` find it as tsserver's `navto` (Ctrl+T) does. The kind
-/// and the signature (`get balance() {`) still show the rest.
-fn indexed_name(name: &str) -> &str {
+/// and the signature (`get balance() {`) still show the rest. A member named by a property
+/// access (`[Symbol.asyncIterator]() {…}`, as the outline and tsserver's navigation tree label
+/// it) is found by that property's name, `asyncIterator`, as navto names it.
+fn indexed_name(name: &str, kind: SymbolKind) -> &str {
     let name = name.strip_prefix("(get) ").or_else(|| name.strip_prefix("(set) ")).unwrap_or(name);
+    if matches!(kind, SymbolKind::Method | SymbolKind::Property | SymbolKind::Field)
+        && let Some((object, property)) = name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .and_then(|n| n.rsplit_once('.'))
+        && object.split('.').chain([property]).all(identifier)
+    {
+        return property;
+    }
     for quote in ['\'', '"'] {
         if let Some(inner) = name.strip_prefix(quote).and_then(|n| n.strip_suffix(quote))
             && !inner.is_empty()
@@ -161,6 +172,13 @@ fn indexed_name(name: &str) -> &str {
         }
     }
     name
+}
+
+/// An ECMAScript identifier, as far as a computed member name needs (ASCII letters, digits,
+/// `_` and `$`, not starting with a digit; anything else keeps the outline's label).
+fn identifier(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| !c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 /// A line trimmed of its break and surrounding blanks, cut to [`MAX_SIGNATURE`] bytes.
@@ -212,6 +230,18 @@ mod tests {
             Function:describe('layouts') callback in - 1-8 @1 `describe('layouts', () => {`
             Class:Mock in describe('layouts') callback 4-6 @4 `class Mock {`
             Property:emitter in Mock 5-5 @5 `emitter = 1;`
+        "#]]
+        .assert_eq(&render(text, "typescript"));
+    }
+
+    #[test]
+    fn members_named_by_a_property_access_are_indexed_by_the_property() {
+        let text = "class Q {\n  async *[Symbol.asyncIterator]() {}\n  get [Symbol.toStringTag]() { return 'Q'; }\n  [key]() {}\n}\n";
+        expect_test::expect![[r#"
+            Class:Q in - 1-5 @1 `class Q {`
+            Method:asyncIterator in Q 2-2 @2 `async *[Symbol.asyncIterator]() {}`
+            Property:toStringTag in Q 3-3 @3 `get [Symbol.toStringTag]() { return 'Q'; }`
+            Method:[key] in Q 4-4 @4 `[key]() {}`
         "#]]
         .assert_eq(&render(text, "typescript"));
     }
