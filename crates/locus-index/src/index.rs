@@ -153,8 +153,11 @@ pub struct OpenDoc {
     /// The editor's language id.
     pub language_id: String,
     /// Its parsed source, when the caller keeps one up to date (the editor state does, and
-    /// gives a snapshot of it): its outline (computed once per version, incrementally after
-    /// an edit) is used instead of parsing the text again, and only when the index needs it.
+    /// gives a snapshot of it): its tree is used instead of parsing the text again, and only
+    /// when the index needs it (a version not seen yet). The symbols are those of the index
+    /// query over that tree, as for a file on disk, not the editor's outline; for a language
+    /// with an `index.scm` that is one full extraction per new version, in
+    /// [`Index::sync_open`]'s caller's thread, outside the index's locks.
     pub source: Option<Source>,
 }
 
@@ -348,8 +351,13 @@ impl Index {
             let path = d.path;
             let syms = guarded(&path, || match (language, d.source) {
                 (Some(l), _) if !self.config.indexes(l) => Vec::new(),
-                (Some(_), Some(source)) if source.has_symbols() => {
-                    file::symbols_of_outline(&d.doc, &source.outline())
+                // The index query over the editor's tree (not the editor's outline): an open
+                // document gives the symbols its text gives on disk.
+                (Some(l), Some(source)) if source.has_symbols() => {
+                    match locus_scopes::index_outline_of_source(&source) {
+                        Some(outline) => file::symbols_of_outline(source.doc(), &outline),
+                        None => file::symbols_of_doc(d.doc, l),
+                    }
                 }
                 (Some(l), _) => file::symbols_of_doc(d.doc, l),
                 (None, _) => Vec::new(),

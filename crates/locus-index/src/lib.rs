@@ -8,8 +8,10 @@
 //! inclusive than the editor's outline (Python: definitions pyright deems unreachable, in a
 //! branch a static `sys.platform`/`sys.version_info` test rules out, or redefined later in the
 //! same scope are all indexed), while every symbol it holds has the kind and container chain
-//! the editor's query gives at that place (tested on the corpus, `file.rs`). Open documents
-//! handed over with the editor's outline keep the editor's symbols.
+//! the editor's query gives at that place (tested on the corpus, `file.rs`). An open
+//! document is outlined with the same query over the editor's tree (or its text, when the
+//! editor has no tree for it): opening a file changes which text is indexed, never which
+//! symbols a text gives.
 //!
 //! **Invariants.**
 //! - No protocol types and no JSON: [`Index::search`] answers plain data.

@@ -214,6 +214,38 @@ fn open_documents_win_over_the_disk_until_closed() {
     assert_eq!(index.status().open_documents, 0);
 }
 
+/// An open document is outlined with the index query, as the file is on disk: opening a file
+/// (with a parsed source, or asleep without one) hides none of its symbols.
+#[test]
+fn open_documents_are_indexed_as_the_same_text_on_disk() {
+    // Two same-named definitions: the editor's outline keeps the last, the index both.
+    let text = "def spawn():\n    pass\n\ndef spawn():\n    pass\n";
+    let dir = Dir::new("open-same");
+    let path = dir.write("app.py", text);
+    let index = built(&dir, config());
+    let lines = |index: &Index| {
+        let mut hits: Vec<u32> =
+            index.search(&query("spawn")).hits.iter().map(|h| h.line).collect();
+        hits.sort();
+        hits
+    };
+    assert_eq!(lines(&index), [1, 4], "on disk");
+    let language = locus_scopes::Registry::builtin().by_id("python");
+    let unsaved = format!("# unsaved\n{text}");
+    for (version, source) in [(1, true), (2, false), (3, true)] {
+        let doc = Document::new(&unsaved, version);
+        let source = source.then(|| locus_scopes::Source::new(doc.clone(), language));
+        index.sync_open(vec![OpenDoc {
+            path: path.clone(),
+            doc,
+            language_id: "python".into(),
+            source,
+        }]);
+        assert_eq!(lines(&index), [2, 5], "open (version {version}), unsaved text");
+        assert!(index.search(&query("spawn")).hits.iter().all(|h| h.from_editor));
+    }
+}
+
 #[test]
 fn changes_on_disk_renames_and_removed_folders() {
     let dir = Dir::new("disk");

@@ -1,11 +1,14 @@
 //! The outline the workspace index takes of a file: parsed, outlined with the language's
 //! index query (`index.scm`, else `symbols.scm`), the tree dropped.
 
+use std::sync::Arc;
+
 use locus_doc::Document;
-use tree_sitter::{Parser, Point};
+use tree_sitter::{Parser, Tree};
 
 use crate::outline::{self, Outline};
 use crate::registry::{Language, Registry};
+use crate::source::{self, Source};
 
 /// The outline of `doc` as the workspace index takes it: parsed as `language` and outlined
 /// with [`Registry::index_config`] by the same engine as the editor's outline, so a symbol
@@ -19,21 +22,34 @@ pub fn index_outline(doc: &Document, language: Language) -> Outline {
     if parser.set_language(config.grammar()).is_err() {
         return Outline::default();
     }
-    let rope = doc.rope();
-    let len = rope.len_bytes();
-    let tree = parser.parse_with_options(
-        &mut |byte: usize, _: Point| -> &[u8] {
-            if byte >= len {
-                return &[];
-            }
-            let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
-            &chunk.as_bytes()[byte - chunk_start..]
-        },
-        None,
-        None,
-    );
-    match tree {
+    match source::parse(&mut parser, doc, None) {
         Some(tree) => outline::extract(&config, &tree, doc),
         None => Outline::default(),
+    }
+}
+
+/// The outline the workspace index takes of an open document the editor already parsed:
+/// the same as [`index_outline`] gives for its text, without parsing it again. For a language
+/// with an index query (`index.scm`) that query is run over the source's tree (a full
+/// extraction, the editor's cached outline being the other query's); otherwise it is the
+/// source's own outline (computed once per version, shared with the editor). `None` when the
+/// source has no tree (plain text, or an edit not parsed yet): the caller parses the text.
+pub fn index_outline_of_source(source: &Source) -> Option<Arc<Outline>> {
+    let (Some(language), Some(tree)) = (source.language(), source.tree()) else {
+        return None;
+    };
+    let registry = Registry::builtin();
+    if !registry.has_index_query(language) {
+        return Some(source.outline());
+    }
+    Some(Arc::new(index_outline_of_tree(tree, source.doc(), language)))
+}
+
+/// The index query's outline of `doc` over `tree`, its tree for `language` (empty when the
+/// query does not load).
+fn index_outline_of_tree(tree: &Tree, doc: &Document, language: Language) -> Outline {
+    match Registry::builtin().index_config(language) {
+        Ok(config) => outline::extract(&config, tree, doc),
+        Err(_) => Outline::default(),
     }
 }

@@ -22,7 +22,7 @@ mod registry;
 mod source;
 
 pub use builtin::LanguageEntry;
-pub use indexing::index_outline;
+pub use indexing::{index_outline, index_outline_of_source};
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
 pub use query::{

@@ -324,7 +324,8 @@ impl Source {
     }
 }
 
-fn parse(parser: &mut Parser, doc: &Document, old: Option<&Tree>) -> Option<Tree> {
+/// Parses `doc`, read chunk by chunk from its rope (no copy of the text), reusing `old`.
+pub(crate) fn parse(parser: &mut Parser, doc: &Document, old: Option<&Tree>) -> Option<Tree> {
     let rope = doc.rope();
     let len = rope.len_bytes();
     parser.parse_with_options(

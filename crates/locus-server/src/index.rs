@@ -47,10 +47,10 @@ pub fn current() -> Option<Arc<Index>> {
 }
 
 /// The index with the editor's open documents synced into it (their unsaved text wins over
-/// the disk's). Under the state's lock only snapshots are taken (text and tree shared, the
-/// outline computed so far carried along); the index reads an outline, outside the lock, only
-/// for a document changed since the last sync, and the editor state's sources outline
-/// incrementally after an edit, so no editor message waits on a parse.
+/// the disk's). Under the state's lock only snapshots are taken (text and tree shared); the
+/// index outlines a document, in this (the tool call's) thread and outside the lock, only when
+/// it changed since the last sync, with its own query over the snapshot's tree (so an open
+/// file gives the symbols it gives on disk), and no editor message waits on it.
 pub fn synced(state: &Shared) -> Option<Arc<Index>> {
     let index = current()?;
     let docs: Vec<OpenDoc> = state.with(|s| {
