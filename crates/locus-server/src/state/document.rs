@@ -105,6 +105,9 @@ pub(super) struct DocState {
     /// Why the mirror may differ from the editor's text (a change it could not place), until
     /// the editor sends the whole text again.
     pub(super) unsynced: Option<String>,
+    /// When a context of this document was last asked: its outline is updated in the
+    /// background after edits for a while after that (see `prefetch.rs`).
+    pub(super) context_read: Option<Instant>,
 }
 
 impl DocState {
@@ -156,6 +159,7 @@ impl DocState {
             pushed: Pushed::default(),
             touched,
             unsynced: None,
+            context_read: None,
         }
     }
 

@@ -10,7 +10,8 @@
 //!   whether it is dirty;
 //! - `cursor.rs`: where the user is — focus, and each document's cursor and selections;
 //! - `symbols.rs`: symbols pushed by the editor, and when they may answer;
-//! - `prefetch.rs`: outlines updated in the background after edits, off the editor's thread;
+//! - `prefetch.rs`: outlines of documents whose context was asked recently, updated in the
+//!   background after edits, off the editor's thread (one waiting update per document);
 //! - `uri.rs`: document keys and paths from URIs; `shared.rs`: the lock.
 //!
 //! **Invariants.**
@@ -368,11 +369,13 @@ impl EditorState {
         doc.mark = mark.caught_up(doc.text(), new_version);
         let text = doc.text().clone();
         doc.pushed.after_change(&text, new_version);
-        // The outline of a document someone reads is updated now, in the background, so that
-        // the next context rarely waits for it.
-        if !doc.asleep && doc.pending.is_none() && doc.source.outline_started() {
+        // The outline of a document whose context was asked recently is updated now, in the
+        // background, so that the next context rarely waits for it (not for documents only
+        // the symbol index reads: see prefetch.rs).
+        let read_recently = doc.context_read.is_some_and(|t| t.elapsed() <= prefetch::RECENT);
+        if read_recently && !doc.asleep && doc.pending.is_none() && doc.source.outline_started() {
             let dirty = doc.dirty_check();
-            prefetch::outline(doc.source.snapshot(), dirty);
+            prefetch::outline(&key, doc.source.snapshot(), dirty);
         }
         if !reasons.is_empty() {
             return Err(StateError::BadChanges { uri: uri.to_string(), reasons });
@@ -568,6 +571,7 @@ impl EditorState {
         // Focus is the active editor's: a context asked of another document says nothing of it.
         let focused = if Some(&key) == self.active_key().as_ref() { self.focused() } else { None };
         let doc = self.docs.get_mut(&key).expect("checked above");
+        doc.context_read = Some(std::time::Instant::now());
         let (cursor, selection) = match query.position {
             Some(p) => (doc.text().offset_at(p, query.encoding), None),
             None => doc.mark.resolve(doc.text()),

@@ -1,53 +1,95 @@
 //! Outlines computed ahead of need, off the editor's thread and outside the state's lock.
 //!
-//! After an edit to a document whose outline is in use (someone read it since it was opened),
+//! After an edit to a document whose context was asked within the last [`RECENT`] (an agent
+//! or the editor's extension reads it: the active document under an agent's calls, mostly),
 //! the new version's outline is updated on one background thread, so that a context asked a
-//! moment later usually finds it ready instead of paying the update (a millisecond or more
-//! on a large file). The update is the one a reader would run (the version's outline is
-//! computed once, whoever asks first, and the others wait for it), so this adds no work
-//! beyond versions nobody reads: while edits come faster than updates, only the newest
-//! version waiting is updated (a newer one replaces it), and each update folds in every edit
-//! since the last computed outline.
+//! moment later usually finds it ready instead of paying the update. Documents only the
+//! symbol index reads are not updated here: the index outlines them itself, later, on its own
+//! low-priority threads.
 //!
-//! **Invariants.** The editor's thread only hands over a snapshot (O(1)) and never waits; a
-//! panic while updating is caught (the next reader extracts the outline afresh).
+//! **Cost.** The update is the one a reader would run (the version's outline is computed
+//! once, whoever asks first, and the others wait for it), so this adds no work for a version
+//! someone reads; for one nobody reads (the user keeps typing after the agent's last call)
+//! it is spent for nothing, for up to [`RECENT`] after the last read. One update is about
+//! 1.2–1.9 ms after a one-character edit in the middle of the 30k-line TS file, but a
+//! Python edit at module level re-extracts the whole outline (an edit then its context take
+//! about 9 ms on the 10k-line `checker.py`, and the update alone measured 23–33 ms after an
+//! append to `argparse.py` at load 5–7; see docs/performance.md). The thread runs at
+//! a lower priority (nice 10, as the index's threads) so it never delays the editor's
+//! messages on a busy machine.
+//!
+//! **Queue.** One pending update per document, at most [`MAX_WAITING`] documents: a newer
+//! snapshot of a document replaces its waiting one (each update folds in every edit since
+//! the last computed outline), and past the bound the document waiting longest is dropped
+//! (its next reader updates the outline itself).
+//!
+//! **Invariants.** The editor's thread only hands over a snapshot (O(1) but for the bounded
+//! queue's scan) and never waits for an update; a panic while updating is caught (the next
+//! reader extracts the outline afresh).
 
+use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
 
 use locus_scopes::Source;
 
 use super::document::DirtyCheck;
 
+/// How long after a document's last context its edits are still outlined in the background.
+pub(super) const RECENT: Duration = Duration::from_secs(30);
+
+/// How many documents may wait for their update at once.
+const MAX_WAITING: usize = 8;
+
 struct Slot {
-    next: Mutex<Option<(Source, DirtyCheck)>>,
+    next: Mutex<VecDeque<(String, (Source, DirtyCheck))>>,
     ready: Condvar,
 }
 
 static SLOT: OnceLock<Option<&'static Slot>> = OnceLock::new();
 
 /// Updates `source`'s outline soon, on the background thread, and answers `dirty` (which
-/// hashes the whole text when its length is the saved one's); replaces a snapshot handed over
-/// before that the thread has not started on.
-pub(super) fn outline(source: Source, dirty: DirtyCheck) {
+/// hashes the whole text when its length is the saved one's); replaces the snapshot of the
+/// same document (`key`) handed over before that the thread has not started on.
+pub(super) fn outline(key: &str, source: Source, dirty: DirtyCheck) {
+    #[cfg(test)]
+    tests::handed_over(key);
     let Some(slot) = SLOT.get_or_init(start) else { return };
-    *slot.next.lock().unwrap_or_else(PoisonError::into_inner) = Some((source, dirty));
+    let mut next = slot.next.lock().unwrap_or_else(PoisonError::into_inner);
+    wait_in(&mut next, key, (source, dirty));
+    drop(next);
     slot.ready.notify_one();
+}
+
+/// Puts `job` in `queue` as `key`'s one waiting job, in place of the one waiting already, or
+/// last, dropping the longest waiting past [`MAX_WAITING`].
+fn wait_in<T>(queue: &mut VecDeque<(String, T)>, key: &str, job: T) {
+    match queue.iter_mut().find(|(k, _)| k == key) {
+        Some((_, waiting)) => *waiting = job,
+        None => {
+            if queue.len() >= MAX_WAITING {
+                queue.pop_front();
+            }
+            queue.push_back((key.to_string(), job));
+        }
+    }
 }
 
 /// Starts the thread; `None` if it cannot be started (readers then update outlines
 /// themselves, as they would anyway).
 fn start() -> Option<&'static Slot> {
     let slot: &'static Slot =
-        Box::leak(Box::new(Slot { next: Mutex::new(None), ready: Condvar::new() }));
+        Box::leak(Box::new(Slot { next: Mutex::new(VecDeque::new()), ready: Condvar::new() }));
     std::thread::Builder::new()
         .name("locus-outline".to_string())
         .spawn(move || {
+            lower_priority();
             loop {
                 let (source, dirty) = {
                     let mut next = slot.next.lock().unwrap_or_else(PoisonError::into_inner);
                     loop {
-                        match next.take() {
-                            Some(job) => break job,
+                        match next.pop_front() {
+                            Some((_, job)) => break job,
                             None => {
                                 next = slot.ready.wait(next).unwrap_or_else(PoisonError::into_inner)
                             }
@@ -62,4 +104,51 @@ fn start() -> Option<&'static Slot> {
         })
         .ok()
         .map(|_| slot)
+}
+
+/// Lowers the calling thread's priority, as the symbol index does for its threads.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only changes a nice value; with `who = 0` Linux applies it to the
+    // calling thread alone (the nice value is per thread there).
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::collections::{HashMap, VecDeque};
+    use std::sync::Mutex;
+
+    use super::{MAX_WAITING, wait_in};
+
+    static HANDED_OVER: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+
+    pub(in crate::state) fn handed_over(key: &str) {
+        let mut counts = HANDED_OVER.lock().unwrap();
+        *counts.get_or_insert_with(HashMap::new).entry(key.to_string()).or_default() += 1;
+    }
+
+    /// How many updates of the document `key` were handed to the background thread.
+    pub(in crate::state) fn updates_of(key: &str) -> usize {
+        HANDED_OVER.lock().unwrap().as_ref().and_then(|c| c.get(key).copied()).unwrap_or(0)
+    }
+
+    #[test]
+    fn each_document_waits_once_and_the_queue_is_bounded() {
+        let mut queue = VecDeque::new();
+        wait_in(&mut queue, "a", 1);
+        wait_in(&mut queue, "b", 1);
+        // A's newer version replaces its waiting one, in its place; B's is not dropped.
+        wait_in(&mut queue, "a", 2);
+        assert_eq!(queue, [("a".to_string(), 2), ("b".to_string(), 1)]);
+        for i in 0..MAX_WAITING {
+            wait_in(&mut queue, &format!("d{i}"), 0);
+        }
+        assert_eq!(queue.len(), MAX_WAITING);
+        // The longest waiting went first.
+        assert!(!queue.iter().any(|(k, _)| k == "a" || k == "b"));
+        assert_eq!(queue.back().unwrap().0, format!("d{}", MAX_WAITING - 1));
+    }
 }

@@ -502,3 +502,35 @@ fn a_change_it_cannot_place_marks_the_document_unsynchronised_until_the_whole_te
     s.open(uri, "python", 8, PY);
     assert_eq!(warning(&mut s), None);
 }
+
+#[test]
+fn only_documents_whose_context_was_asked_recently_are_outlined_in_the_background() {
+    let uri = "untitled:prefetch.py";
+    let key = key_of(uri);
+    let mut s = EditorState::new();
+    s.open(uri, "python", 1, PY);
+    let edit = |s: &mut EditorState, version: i32| {
+        s.change(uri, Some(version), &[insert(pos(0, 0), "#")], PositionEncoding::Utf16).unwrap();
+    };
+    // The symbol index reads every open document's outline: that is not a reader of its
+    // context, and its edits are not outlined ahead of need.
+    s.reparse(uri).unwrap();
+    for d in s.outlines() {
+        d.source.expect("awake and parsed").outline();
+    }
+    edit(&mut s, 2);
+    edit(&mut s, 3);
+    assert_eq!(prefetch::tests::updates_of(&key), 0, "nobody read this document's context");
+    // Once a context was asked, each edit hands its version over.
+    ctx(&mut s, Some(uri)).unwrap();
+    edit(&mut s, 4);
+    edit(&mut s, 5);
+    assert_eq!(prefetch::tests::updates_of(&key), 2);
+    // Long after the last context, edits are no longer outlined ahead.
+    let long_ago = std::time::Instant::now()
+        .checked_sub(prefetch::RECENT + Duration::from_secs(1))
+        .expect("the machine has been up longer than that");
+    s.docs.get_mut(&key).unwrap().context_read = Some(long_ago);
+    edit(&mut s, 6);
+    assert_eq!(prefetch::tests::updates_of(&key), 2);
+}
