@@ -296,25 +296,9 @@ impl<'a> Search<'a> {
         container: &Option<ContainerQuery>,
     ) -> bool {
         let early = container.is_none();
-        let longest = self.store.longest;
-        let of_prefix = |len: u32| {
-            (len <= longest).then(|| {
-                let least = NameKey::least_with_prefix(&prefix.text, prefix.chars, len);
-                map.range(least..).take_while(move |(key, _)| {
-                    key.chars == len && key.text.starts_with(&*prefix.text)
-                })
-            })
-        };
         let mut len = from;
-        while len <= longest {
-            let least = NameKey::least_with_prefix(&prefix.text, prefix.chars, len);
-            let mut keys = map.range(least..).peekable();
-            // No key of this length with the prefix: on to the next length any key has.
-            let Some((first, _)) = keys.peek() else { break };
-            if first.chars != len || !first.text.starts_with(&*prefix.text) {
-                len = if first.chars > len { first.chars } else { len + 1 };
-                continue;
-            }
+        while let Some((at, keys)) = with_prefix(map, prefix, len) {
+            len = at;
             let s = score(len as usize);
             if self.floor().is_some_and(|f| f > s) {
                 // Neither these keys nor any after them (longer keys, lower tiers) can
@@ -322,16 +306,13 @@ impl<'a> Search<'a> {
                 self.more = true;
                 return true;
             }
-            for (key, v) in
-                keys.take_while(|(key, _)| key.chars == len && key.text.starts_with(&*prefix.text))
-            {
+            for (key, v) in keys {
                 for &r in refs(key, v) {
                     self.accept(r, s, container.as_ref());
                 }
             }
             if early && self.distinct.len() >= self.limit {
-                self.more |= (len + 1..=longest)
-                    .any(|l| of_prefix(l).is_some_and(|mut keys| keys.next().is_some()));
+                self.more |= with_prefix(map, prefix, len + 1).is_some();
                 return true;
             }
             len += 1;
@@ -375,6 +356,34 @@ impl<'a> Search<'a> {
                 self.top.pop();
             }
         }
+    }
+}
+
+/// The keys of `map` that start with `prefix` and have the fewest characters, at least
+/// `from`: that length and those keys, or `None` when no longer key has the prefix. One seek
+/// per length some key of the map has, from `from` up to the answer: a length whose keys do
+/// not start with the prefix is left by jumping to the next key's length, never by trying
+/// each length in turn (names are not capped in length, see `file.rs`).
+fn with_prefix<'m, V>(
+    map: &'m BTreeMap<NameKey, V>,
+    prefix: &NameKey,
+    from: u32,
+) -> Option<(u32, impl Iterator<Item = (&'m NameKey, &'m V)> + use<'m, V>)> {
+    let mut len = from.max(prefix.chars);
+    loop {
+        // The prefix itself, as a key of `len` characters, sorts before every such key that
+        // starts with it and after every other such key that sorts before them.
+        let least = NameKey { chars: len, text: prefix.text.clone() };
+        let mut keys = map.range(least..).peekable();
+        let (first, _) = keys.peek()?;
+        if first.chars == len && first.text.starts_with(&*prefix.text) {
+            let text = prefix.text.clone();
+            return Some((
+                len,
+                keys.take_while(move |(key, _)| key.chars == len && key.text.starts_with(&*text)),
+            ));
+        }
+        len = if first.chars > len { first.chars } else { len + 1 };
     }
 }
 
@@ -537,6 +546,34 @@ mod tests {
         let (all, more) = names(&s, "ab", 10);
         assert_eq!(all.len(), 5, "{all:?}");
         assert!(!more);
+    }
+
+    /// Once the prefix tier fills the answer, whether there is more is one seek per length
+    /// the map holds, not one per length up to the longest name (a 20,000-character name made
+    /// every query that filled its answer seek 20,000 times, building a key of each length).
+    #[test]
+    fn more_after_a_full_prefix_tier_jumps_over_absent_lengths() {
+        let long = "b".repeat(20_000);
+        let long_a1 = format!("a1{}", "c".repeat(20_000));
+        let mut syms: Vec<TestSym> = vec![(long.as_str(), F, NO_PARENT)];
+        let short: Vec<String> = (0..50).map(|i| format!("a{i}")).collect();
+        syms.extend(short.iter().map(|n| (n.as_str(), F, NO_PARENT)));
+        let s = store(&[("/a.py", &syms)]);
+        let (hits, more) = names(&s, "a1", 5);
+        assert_eq!(hits, ["a1 1.000", "a10 0.850", "a11 0.850", "a12 0.850", "a13 0.850"]);
+        assert!(more);
+        // All of a1's matches fit: nothing longer starts with it.
+        let (hits, more) = names(&s, "a1", 11);
+        assert_eq!(hits.len(), 11, "{hits:?}");
+        assert!(!more);
+        // The long name that starts with the prefix is found past every absent length.
+        syms.push((long_a1.as_str(), F, NO_PARENT));
+        let s = store(&[("/a.py", &syms)]);
+        let (hits, more) = names(&s, "a1", 11);
+        assert_eq!(hits.len(), 11, "{hits:?}");
+        assert!(more, "the 20,002-character a1… is more");
+        let (hits, _) = names(&s, "a1", 12);
+        assert!(hits[11].starts_with("a1ccc"), "{hits:?}");
     }
 
     #[test]

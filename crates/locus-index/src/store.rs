@@ -40,15 +40,6 @@ impl NameKey {
     pub fn new(text: &str) -> NameKey {
         NameKey { chars: text.chars().count() as u32, text: text.into() }
     }
-
-    /// The least key of `chars` characters that starts with `prefix` (of `prefix_chars`
-    /// characters): the prefix padded with NUL, the least character.
-    pub fn least_with_prefix(prefix: &str, prefix_chars: u32, chars: u32) -> NameKey {
-        let mut text = String::with_capacity(prefix.len() + (chars - prefix_chars) as usize);
-        text.push_str(prefix);
-        text.extend(std::iter::repeat_n('\0', (chars - prefix_chars) as usize));
-        NameKey { chars, text: text.into() }
-    }
 }
 
 /// Names longer than this many bytes share the last bucket of [`Store::flat`].
@@ -123,8 +114,6 @@ pub(crate) struct Store {
     /// Every distinct name once, by length in bytes (index 0 holds the empty name),
     /// for fuzzy matching: shortest first, which is the order it scores them in.
     pub flat: Vec<Bucket>,
-    /// The longest key of either map ever held, in characters: where the tiers stop seeking.
-    pub longest: u32,
     pub symbols: usize,
     /// An estimate of the memory held, in bytes.
     pub bytes: usize,
@@ -187,7 +176,6 @@ impl Store {
                 Some(&at) => self.flat[bucket_of(&k)].refs[at as usize].push(r),
                 None => {
                     bytes += 3 * k.text.len() + ENTRY_OVERHEAD + FLAT_ENTRY;
-                    self.longest = self.longest.max(k.chars);
                     let b = bucket_of(&k);
                     if self.flat.len() <= b {
                         self.flat.resize_with(b + 1, Bucket::default);
@@ -203,7 +191,6 @@ impl Store {
                     Some(refs) => refs.push(r),
                     None => {
                         bytes += w.text.len() + ENTRY_OVERHEAD;
-                        self.longest = self.longest.max(w.chars);
                         self.words.insert(w, vec![r]);
                     }
                 }
@@ -365,6 +352,5 @@ mod tests {
         store.insert(Path::new("/b.py"), syms(&["zz"]), None);
         check(&store);
         assert_eq!(store.names.len(), 3);
-        assert_eq!(store.longest as usize, LONGEST_BUCKET + 9);
     }
 }
