@@ -194,7 +194,7 @@ struct Candidate {
 /// Extracts the symbols of the whole tree.
 pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
     match extract_region(config, tree, doc, None) {
-        Some(Extracted { symbols, names }) => Outline::new(symbols).with_names(names),
+        Some(Extracted { symbols, names, .. }) => Outline::new(symbols).with_names(names),
         None => Outline::default(),
     }
 }
@@ -209,6 +209,11 @@ fn independent(config: &LanguageConfig) -> bool {
 pub(crate) struct Extracted {
     pub(crate) symbols: Vec<Symbol>,
     names: JoinNames,
+    /// The extent of every match that hides or reshapes symbols (`@skip`, `@ignore`,
+    /// `@range.extend`) and reaches out of the region: through these, what lies in the region
+    /// may act on symbols outside it, or what lies outside on symbols inside. None for the
+    /// whole tree.
+    reach: Vec<Span>,
 }
 
 /// What the matches of a query say, gathered before symbols are built.
@@ -226,6 +231,9 @@ struct Gathered<'tree> {
     /// and the nodes done.
     in_text: Vec<(usize, Candidate)>,
     texts_done: Vec<usize>,
+    /// The extent (first capture's start to last capture's end) of every match holding a
+    /// `@skip`, `@ignore` or `@range.extend` capture: what such a rule looks at and acts on.
+    reach: Vec<Span>,
 }
 
 impl<'tree> Gathered<'tree> {
@@ -255,6 +263,7 @@ impl<'tree> Gathered<'tree> {
         let mut range_start: Option<usize> = None;
         let mut range_end: Option<usize> = None;
         let mut extend: Option<usize> = None;
+        let mut acts = false;
         for cap in captures {
             let span = Span { start: cap.node.start_byte(), end: cap.node.end_byte() };
             match roles[cap.index as usize] {
@@ -264,11 +273,25 @@ impl<'tree> Gathered<'tree> {
                     range_start = Some(range_start.map_or(span.start, |s| s.min(span.start)))
                 }
                 Role::RangeEnd => range_end = Some(range_end.map_or(span.end, |e| e.max(span.end))),
-                Role::RangeExtend => extend = Some(cap.node.id()),
-                Role::Skip => self.skipped.push(cap.node.id()),
-                Role::Ignore => self.ignored.push(span),
+                Role::RangeExtend => {
+                    acts = true;
+                    extend = Some(cap.node.id())
+                }
+                Role::Skip => {
+                    acts = true;
+                    self.skipped.push(cap.node.id())
+                }
+                Role::Ignore => {
+                    acts = true;
+                    self.ignored.push(span)
+                }
                 Role::Helper => helpers.push((cap.index, span)),
             }
+        }
+        if acts {
+            let start = captures.iter().map(|c| c.node.start_byte()).min().unwrap_or(0);
+            let end = captures.iter().map(|c| c.node.end_byte()).max().unwrap_or(0);
+            self.reach.push(Span { start, end });
         }
         let Some((node, kind)) = symbol else {
             if let Some(id) = extend {
@@ -362,6 +385,7 @@ impl<'tree> Gathered<'tree> {
         self.skipped.extend(other.skipped);
         self.extended.extend(other.extended);
         self.ignored.extend(other.ignored);
+        self.reach.extend(other.reach);
         let done = self.texts_done.clone();
         self.in_text.extend(other.in_text.into_iter().filter(|(id, _)| !done.contains(id)));
         self.texts_done.extend(other.texts_done.into_iter().filter(|id| !done.contains(id)));
@@ -498,7 +522,10 @@ pub(crate) fn extract_region(
     region: Option<Span>,
 ) -> Option<Extracted> {
     let mut gathered = match region {
-        Some(r) => gather(config, tree, doc, r.start..r.end),
+        // One byte past the end: tree-sitter's byte range leaves out a node that starts at its
+        // end, and an empty one there (a MISSING identifier tree-sitter's recovery inserts after
+        // a def) lies inside the region, as a whole extraction places it.
+        Some(r) => gather(config, tree, doc, r.start..r.end + 1),
         None if doc.len_bytes() >= PARALLEL_MIN && parallelism() > 1 => {
             gather_split(config, tree, doc, &[doc.len_bytes() / 2])
         }
@@ -507,7 +534,9 @@ pub(crate) fn extract_region(
     if let Some(deferred) = &config.deferred {
         gathered.take_deferred(config, deferred, doc);
     }
-    let Gathered { candidates, skipped, extended, ignored, in_text, .. } = gathered;
+    let Gathered { candidates, skipped, extended, ignored, in_text, reach, .. } = gathered;
+    let mut reach = reach;
+    reach.retain(|s| region.is_some_and(|r| !r.contains(*s)));
     let mut candidates = candidates;
     let mut ignored = ignored;
     let in_text = in_text.into_iter().map(|(_, c)| c);
@@ -563,7 +592,7 @@ pub(crate) fn extract_region(
         }
     }
     let symbols = build(config, doc, candidates, region.is_some())?;
-    Some(Extracted { symbols, names })
+    Some(Extracted { symbols, names, reach })
 }
 
 /// Brings an outline up to date after edits, re-extracting as little as it can.
@@ -574,13 +603,53 @@ pub(crate) fn extract_region(
 /// symbol, same name, kind and extent) only its children are replaced. Otherwise the next
 /// symbol out is tried; a change between top-level symbols re-extracts just that gap; and
 /// anything else falls back to the whole document.
+///
+/// Where symbols merge by name (Python: one symbol per name and scope), a gap is re-extracted
+/// alone only at the top level, and only when that is provably what the whole document gives:
+/// the statements the edit reaches lie inside the gap, no hiding rule (unreachable code,
+/// static conditions, `global`) reaches across its edges, and no fresh name is a sibling's.
+/// Inside a holder such a language takes the holder path.
 pub(crate) fn update(
+    config: &LanguageConfig,
+    tree: &Tree,
+    doc: &Document,
+    outline: Outline,
+    dirty: Span,
+) -> Outline {
+    update_traced(config, tree, doc, outline, dirty).0
+}
+
+/// How [`update`] brought an outline up to date.
+#[derive(Debug, PartialEq)]
+enum Route {
+    /// Only the gap between two siblings was re-extracted.
+    Gap,
+    /// A holder was re-extracted.
+    Holder,
+    /// The whole document was, for the reason given when a merging language's gap was refused.
+    Whole(Option<Refusal>),
+}
+
+/// Why a gap was not re-extracted alone in a language whose symbols merge by name.
+#[derive(Debug, PartialEq, Clone, Copy)]
+enum Refusal {
+    /// A top-level statement the edit reaches extends past the gap.
+    Statement,
+    /// A rule that hides symbols reaches across the gap's edges.
+    Reach,
+    /// A fresh symbol bears a sibling's name.
+    Name,
+}
+
+/// [`update`], telling which way it went.
+fn update_traced(
     config: &LanguageConfig,
     tree: &Tree,
     doc: &Document,
     mut outline: Outline,
     dirty: Span,
-) -> Outline {
+) -> (Outline, Route) {
+    let mut refusal = None;
     let strictly_holds = |s: &Symbol| {
         s.range.start < dirty.start
             && dirty.end < s.range.end
@@ -594,8 +663,15 @@ pub(crate) fn update(
         level = &level[i].children;
     }
     // Between two children of the innermost holder (or two top-level symbols): re-extract the
-    // gap only. Not where symbols depend on their siblings (merging, heading levels).
-    if independent(config) && !outline.names.joinable() && self_contained(&outline.symbols, &path) {
+    // gap only. Not where symbols depend on their siblings by heading level; where they merge
+    // by name, only between top-level symbols and only where `statements_within` and
+    // `gap_refusal` prove the gap's symbols the same as a whole extraction's.
+    let merging = !independent(config);
+    if config.patterns.iter().all(|p| p.level.is_none())
+        && (!merging || path.is_empty())
+        && !outline.names.joinable()
+        && self_contained(&outline.symbols, &path)
+    {
         let (children, lo, hi) = match path.is_empty() {
             true => (&outline.symbols, 0, doc.len_bytes()),
             false => {
@@ -610,12 +686,37 @@ pub(crate) fn update(
         let touches =
             children.iter().any(|s| s.range.start <= dirty.end && dirty.start <= s.range.end);
         if !touches {
-            let after = children.partition_point(|s| s.range.end < dirty.start);
-            let start = if after > 0 { children[after - 1].range.end + 1 } else { lo };
-            let end = children.get(after).map_or(hi, |s| s.range.start.saturating_sub(1));
+            // Siblings may overlap (a hoisted `self.x` lies inside its method), so the gap's
+            // edges are the nearest ends before and starts after, not neighbours in the list.
+            let after = children.partition_point(|s| s.range.start < dirty.start);
+            let start = children
+                .iter()
+                .filter(|s| s.range.end < dirty.start)
+                .map(|s| s.range.end + 1)
+                .max()
+                .unwrap_or(lo);
+            let end = children
+                .iter()
+                .filter(|s| s.range.start > dirty.end)
+                .map(|s| s.range.start.saturating_sub(1))
+                .min()
+                .unwrap_or(hi);
+            let gap = Span { start, end };
+            if merging
+                && start <= dirty.start
+                && dirty.end <= end
+                && !statements_within(tree, dirty, gap)
+            {
+                refusal = Some(Refusal::Statement);
+            }
             if start <= dirty.start
                 && dirty.end <= end
-                && let Some(fresh) = extract_region(config, tree, doc, Some(Span { start, end }))
+                && refusal.is_none()
+                && let Some(fresh) = extract_region(config, tree, doc, Some(gap))
+                && (!merging || {
+                    refusal = gap_refusal(tree, dirty, children, &fresh);
+                    refusal.is_none()
+                })
             {
                 let names = std::mem::take(&mut outline.names).union(fresh.names);
                 if !names.joinable() {
@@ -624,7 +725,7 @@ pub(crate) fn update(
                         false => &mut symbol_at_mut(&mut outline.symbols, &path).children,
                     };
                     children.splice(after..after, fresh.symbols);
-                    return Outline::new(outline.symbols).with_names(names);
+                    return (Outline::new(outline.symbols).with_names(names), Route::Gap);
                 }
                 outline.names = names;
             }
@@ -636,7 +737,7 @@ pub(crate) fn update(
             continue;
         }
         let target = symbol_at(&outline.symbols, &path[..depth]);
-        let Some(Extracted { symbols: fresh, names }) =
+        let Some(Extracted { symbols: fresh, names, .. }) =
             extract_region(config, tree, doc, Some(target.range))
         else {
             continue;
@@ -650,10 +751,61 @@ pub(crate) fn update(
             let [one] = <[Symbol; 1]>::try_from(fresh).ok().unwrap();
             symbol_at_mut(&mut outline.symbols, &path[..depth]).children = one.children;
             let names = std::mem::take(&mut outline.names).union(names);
-            return Outline::new(outline.symbols).with_names(names);
+            return (Outline::new(outline.symbols).with_names(names), Route::Holder);
         }
     }
-    extract(config, tree, doc)
+    (extract(config, tree, doc), Route::Whole(refusal))
+}
+
+/// Whether every top-level statement (child of the tree's root) the edit reaches lies wholly
+/// inside the gap. A rule acting between parts of one statement (code after a `return` is
+/// unreachable, `global x` hides the later `x = …`, a static `if` hides its `else`) then acts
+/// only inside the re-extracted text, before the edit and after it.
+fn statements_within(tree: &Tree, dirty: Span, gap: Span) -> bool {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.children(&mut cursor).all(|c| {
+        let span = Span { start: c.start_byte(), end: c.end_byte() };
+        span.end < dirty.start || dirty.end < span.start || gap.contains(span)
+    })
+}
+
+/// Why a gap's fresh symbols, spliced among `siblings` (the top level), might not be what a
+/// whole extraction gives where symbols merge by name (one per name and scope); `None` when
+/// they are, given [`statements_within`]:
+/// - every hiding rule reaching out of the gap lies within one top-level statement the edit
+///   does not reach (a static `if` whose `else` ends where the gap begins): the edit changed
+///   nothing it looks at. One reaching out otherwise may hide a symbol outside the gap because
+///   of the gap (a static `assert` or `if … raise` hiding the rest of the module), or one in
+///   the gap because of what lies before it: refused. This takes a rule between top-level
+///   statements to capture the statement that drives it, as Python's do (its condition);
+/// - no fresh symbol bears a sibling's name, so merging pairs none across the gap. (A name
+///   hidden by merging always has a shown sibling of that name at its level, so no hidden
+///   declaration outside the gap shares a fresh name either; and the gap held no shown symbol
+///   before the edit, so none it held can have lost a merge it won.)
+///
+/// What the edit removed acted, before it, on its own statement (inside the gap) or, through
+/// a rule between top-level statements, on the statements after it: Python's such rules (a
+/// static `assert`, an `if` that always raises) hide every later one, so those held no symbol
+/// and the gap runs to the end of the document.
+fn gap_refusal(
+    tree: &Tree,
+    dirty: Span,
+    siblings: &[Symbol],
+    fresh: &Extracted,
+) -> Option<Refusal> {
+    let root = tree.root_node();
+    let apart = |r: &Span| {
+        let mut cursor = root.walk();
+        let statement =
+            root.children(&mut cursor).find(|c| c.start_byte() <= r.start && r.end <= c.end_byte());
+        statement.is_some_and(|c| c.end_byte() < dirty.start || dirty.end < c.start_byte())
+    };
+    if !fresh.reach.iter().all(apart) {
+        return Some(Refusal::Reach);
+    }
+    let names: std::collections::HashSet<&str> = siblings.iter().map(|s| s.name.as_str()).collect();
+    fresh.symbols.iter().any(|s| names.contains(s.name.as_str())).then_some(Refusal::Name)
 }
 
 /// Whether the symbol at `path` holds all that was extracted from inside it: no sibling
@@ -709,18 +861,13 @@ pub(crate) fn shift(symbols: &mut [Symbol], start: usize, old_end: usize, new_en
 /// Where `node` ends when trailing descendants of `kind` (comments) do not count: the end of
 /// the last leaf that is not of that kind.
 fn trimmed_end(mut node: Node, kind: &str) -> usize {
+    let mut cursor = node.walk();
     loop {
-        let mut i = node.child_count();
-        let last = loop {
-            if i == 0 {
-                return node.end_byte();
-            }
-            i -= 1;
-            match node.child(i) {
-                Some(c) if c.kind() == kind => continue,
-                Some(c) => break c,
-                None => return node.end_byte(),
-            }
+        // One forward pass per level: `Node::child(i)` walks from the first child each time,
+        // so scanning back with it was quadratic in the trailing comments (a file ending in
+        // 20k comment lines took seconds).
+        let Some(last) = node.children(&mut cursor).filter(|c| c.kind() != kind).last() else {
+            return node.end_byte();
         };
         if last.child_count() == 0 {
             return last.end_byte();
@@ -1329,6 +1476,103 @@ mod tests {
             .collect();
         v.sort_by_key(|c| (c.2.start, c.2.end, c.0));
         v
+    }
+
+    /// Replaces `start..end` of a Python `before` with `text`; updates the outline as an editor
+    /// would (the previous one shifted, the edited bytes dirty) and says which way the update
+    /// went, checking that it equals an extraction from scratch.
+    fn python_update(before: &str, old: &str, new: &str) -> Route {
+        let start = before.find(old).expect("the text to replace");
+        python_edit(before, start, start + old.len(), new)
+    }
+
+    /// [`python_update`] of the bytes `start..end`.
+    fn python_edit(before: &str, start: usize, end: usize, new: &str) -> Route {
+        let after = format!("{}{new}{}", &before[..start], &before[end..]);
+        let language = Registry::builtin().by_id("python").unwrap();
+        let config = Registry::builtin().config(language).unwrap();
+        let previous = Source::new(Document::new(before, 0), Some(language));
+        let mut outline = (*previous.outline()).clone();
+        shift(&mut outline.symbols, start, end, start + new.len());
+        let source = Source::new(Document::new(&after, 0), Some(language));
+        let (tree, doc) = (source.tree().unwrap(), source.doc());
+        let dirty = Span { start, end: start + new.len() };
+        let (updated, route) = update_traced(&config, tree, doc, outline, dirty);
+        assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {new:?}");
+        route
+    }
+
+    const MODULE: &str = "import sys\nfrom typing import TYPE_CHECKING\nX = 1\n\ndef a():\n    return 1\n\nif TYPE_CHECKING:\n    T = int\nelse:\n    U = str\n\n# here\n\ndef c(y):\n    return y\n";
+
+    /// A new top-level def with a fresh name is re-extracted alone; so is one appended.
+    #[test]
+    fn merging_gap_takes_a_fresh_top_level_def() {
+        assert_eq!(python_update(MODULE, "# here\n", "def n():\n    pass\n"), Route::Gap);
+        assert_eq!(
+            python_update(
+                MODULE,
+                "# here\n",
+                "N: int = 1\nclass K:\n    def m(self):\n        self.w = 1\n"
+            ),
+            Route::Gap
+        );
+        let end = MODULE.len();
+        assert_eq!(python_edit(MODULE, end, end, "def z():\n    pass\n"), Route::Gap);
+    }
+
+    /// A fresh name that a sibling bears merges with it: the whole document.
+    #[test]
+    fn merging_gap_refuses_a_colliding_name() {
+        assert_eq!(
+            python_update(MODULE, "# here\n", "def a():\n    pass\n"),
+            Route::Whole(Some(Refusal::Name))
+        );
+        assert_eq!(
+            python_update(MODULE, "# here\n", "X: int = 2\n"),
+            Route::Whole(Some(Refusal::Name))
+        );
+        assert_eq!(python_update(MODULE, "# here\n", "T = 2\n"), Route::Whole(Some(Refusal::Name)));
+        // `U` is declared only in a branch pyright never takes: no symbol, no collision.
+        assert_eq!(python_update(MODULE, "# here\n", "U = 2\n"), Route::Gap);
+    }
+
+    /// A statement hiding what follows it (a static `assert`, an `if` that always raises), or
+    /// anything after one, reaches across the gap: the whole document.
+    #[test]
+    fn merging_gap_refuses_what_hides_other_statements() {
+        for hiding in
+            ["assert sys.platform == 'win32'\n", "if TYPE_CHECKING:\n    raise ImportError\n"]
+        {
+            assert_eq!(
+                python_update(MODULE, "# here\n", hiding),
+                Route::Whole(Some(Refusal::Reach))
+            );
+            // Below it, nothing has a symbol: the gap runs from it to the end, and what is
+            // typed there stays hidden.
+            let below = format!("{hiding}# there\n");
+            let hidden = MODULE.replace("# here\n", &below);
+            assert_eq!(python_update(&hidden, "# there\n", "def n():\n    pass\n"), Route::Gap);
+            // Removed, it hides nothing any more: the gap runs to the end.
+            assert_eq!(python_update(&hidden, hiding, ""), Route::Gap);
+        }
+        // A module-level `raise` hides nothing for pyright here (only inside a block).
+        assert_eq!(python_update(MODULE, "# here\n", "raise SystemExit\n"), Route::Gap);
+    }
+
+    /// An edit inside a statement holding symbols outside the gap (the static `if`'s
+    /// condition decides whether its `else` declares `U`): the whole document.
+    #[test]
+    fn merging_gap_refuses_an_edit_in_a_statement_past_the_gap() {
+        assert_eq!(
+            python_update(MODULE, "TYPE_CHECKING:", "TYPE_CHECKINGx:"),
+            Route::Whole(Some(Refusal::Statement))
+        );
+        // The value of a top-level variable, or its annotation (typed declarations win merges).
+        assert_eq!(python_update(MODULE, "= 1\n", "= 2\n"), Route::Whole(Some(Refusal::Statement)));
+        assert_eq!(
+            python_update(MODULE, "= 1\n", ": int = 1\n"),
+            Route::Whole(Some(Refusal::Statement))
+        );
     }
 
     /// A document's query run in parts on several threads finds what one run finds, wherever
