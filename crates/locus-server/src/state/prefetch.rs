@@ -11,10 +11,11 @@
 //! once, whoever asks first, and the others wait for it), so this adds no work for a version
 //! someone reads; for one nobody reads (the user keeps typing after the agent's last call)
 //! it is spent for nothing, for up to [`RECENT`] after the last read. One update is about
-//! 1.2–1.9 ms after a one-character edit in the middle of the 30k-line TS file, but a
-//! Python edit at module level re-extracts the whole outline (an edit then its context take
-//! about 9 ms on the 10k-line `checker.py`, and the update alone measured 23–33 ms after an
-//! append to `argparse.py` at load 5–7; see docs/performance.md). The thread runs at
+//! 1.2–1.9 ms after a one-character edit in the middle of the 30k-line TS file; a Python
+//! edit at module level re-extracts only the gap between two top-level symbols when that is
+//! provably a whole extraction's (about 0.1–0.2 ms), else the whole outline (about 100 ms on
+//! the 10k-line `checker.py`, 22–25 ms on `argparse.py`; an edit inside a method then its
+//! context take about 9.4 ms on `checker.py`; see docs/performance.md). The thread runs at
 //! a lower priority (nice 10, as the index's threads) so it never delays the editor's
 //! messages on a busy machine.
 //!
