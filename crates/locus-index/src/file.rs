@@ -5,6 +5,11 @@ use std::path::Path;
 use locus_doc::Document;
 use locus_scopes::{Language, Outline, Registry, Symbol, SymbolKind};
 
+/// The longest name indexed, in bytes: a longer one (generated code, a heading of a whole
+/// paragraph) is indexed under its first 256 bytes, cut at a character boundary, so a prefix
+/// of it still finds it; its signature line shows the rest as far as it fits.
+const MAX_NAME: usize = 256;
+
 /// No parent: a top-level symbol.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 
@@ -72,7 +77,7 @@ pub(crate) fn symbols_of_text(text: &str, language: Language) -> Vec<Sym> {
 /// kinds and containers are the editor's, without the work that only finds locals or hides
 /// definitions (see the crate's docs).
 pub(crate) fn symbols_of_doc(doc: Document, language: Language) -> Vec<Sym> {
-    symbols_of_outline(&doc, &locus_scopes::index_outline(&doc, language))
+    symbols_of_outline(&doc, &locus_scopes::index_outline(&doc, language), language)
 }
 
 /// The symbols of a document through the editor's own outline (`symbols.scm`): what
@@ -83,35 +88,42 @@ pub(crate) fn symbols_of_doc_as_editor(doc: Document, language: Language) -> Vec
     if !source.has_symbols() {
         return Vec::new();
     }
-    symbols_of_outline(source.doc(), &source.outline())
+    symbols_of_outline(source.doc(), &source.outline(), language)
 }
 
-/// The symbols of an outline already computed for `doc`.
-pub(crate) fn symbols_of_outline(doc: &Document, outline: &Outline) -> Vec<Sym> {
+/// The symbols of an outline already computed for `doc`, in `language`.
+pub(crate) fn symbols_of_outline(
+    doc: &Document,
+    outline: &Outline,
+    language: Language,
+) -> Vec<Sym> {
     let mut out = Vec::with_capacity(outline.total);
     let mut line_buf = String::new();
+    let ecma = ECMASCRIPT.contains(&language.id());
     for s in &outline.symbols {
-        collect(doc, s, NO_PARENT, None, &mut out, &mut line_buf);
+        collect(doc, s, NO_PARENT, None, ecma, &mut out, &mut line_buf);
     }
     out
 }
+
+/// The languages whose outline labels accessors `(get) x` / `(set) x` and keeps the quotes of
+/// string-literal names (the ECMAScript family's queries, `queries/_ecma`): see
+/// [`indexed_name`].
+const ECMASCRIPT: &[&str] = &["javascript", "typescript", "typescriptreact"];
 
 fn collect(
     doc: &Document,
     s: &Symbol,
     parent: u32,
     parent_kind: Option<SymbolKind>,
+    ecma: bool,
     out: &mut Vec<Sym>,
     line_buf: &mut String,
 ) {
     // Locals and parameters: declared in a body, and not definitions themselves. Their
-    // children (an object literal's members) go with them.
+    // children (an object literal's members) go with them, but not the definitions within.
     if parent_kind.is_some_and(callable) && !definition(s.kind) {
-        // A class declared in the function a local holds (`const setup = () => { class Mock
-        // {…} }`) is a nested definition all the same: kept, under the body's owner.
-        for c in s.children.iter().filter(|c| type_definition(c.kind)) {
-            collect(doc, c, parent, parent_kind, out, line_buf);
-        }
+        kept_within_local(doc, s, parent, parent_kind, ecma, out, line_buf);
         return;
     }
     let start = doc.line_of(s.range.start) as u32 + 1;
@@ -125,7 +137,8 @@ fn collect(
     let signature = one_line(line_buf);
     let index = out.len() as u32;
     out.push(Sym {
-        name: indexed_name(s.name.as_str(), s.kind).into(),
+        name: capped(if ecma { indexed_name(s.name.as_str(), s.kind) } else { s.name.as_str() })
+            .into(),
         signature: signature.into(),
         parent,
         kind: s.kind,
@@ -134,19 +147,41 @@ fn collect(
         line,
     });
     for c in &s.children {
-        collect(doc, c, index, Some(s.kind), out, line_buf);
+        collect(doc, c, index, Some(s.kind), ecma, out, line_buf);
     }
 }
 
-/// Definitions of types, kept even inside a local's value (see [`collect`]).
-fn type_definition(kind: SymbolKind) -> bool {
-    matches!(
-        kind,
-        SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Enum
-    )
+/// The definitions declared, at any depth, in a dropped local's value: a function or class in
+/// the function a local holds (`const setup = () => { function f() { class Mock {} } }`) is a
+/// nested definition all the same, kept (with what it holds, as [`collect`] keeps it) under
+/// the body's owner, `parent`. The members of an object literal (a method of `const o = {
+/// m() {} }`) go with the local; what is defined inside them is looked for the same way.
+fn kept_within_local(
+    doc: &Document,
+    local: &Symbol,
+    parent: u32,
+    parent_kind: Option<SymbolKind>,
+    ecma: bool,
+    out: &mut Vec<Sym>,
+    line_buf: &mut String,
+) {
+    for c in &local.children {
+        if definition(c.kind) && !member(c.kind) {
+            collect(doc, c, parent, parent_kind, ecma, out, line_buf);
+        } else {
+            kept_within_local(doc, c, parent, parent_kind, ecma, out, line_buf);
+        }
+    }
 }
 
-/// The name a symbol is found by. The outline labels an accessor as VS Code does,
+/// Kinds that are members of what holds them: an object literal's, when a local holds it.
+fn member(kind: SymbolKind) -> bool {
+    matches!(kind, SymbolKind::Method | SymbolKind::Constructor)
+}
+
+/// The name an ECMAScript symbol is found by (other languages' names are the outline's as
+/// they are: a TOML or YAML key `"quoted key"` keeps its quotes, a Markdown heading
+/// `## (get) started` its words). The outline labels an accessor as VS Code does,
 /// `(get) balance`, `(set) balance`, and keeps the quotes of a string-literal name
 /// (`'setBreakpoints': …`, `declare module '@scope/pkg'`); the index keeps the name itself, so
 /// that `balance` and `Ledger.balance` find it as tsserver's `navto` (Ctrl+T) does. The kind
@@ -179,6 +214,15 @@ fn indexed_name(name: &str, kind: SymbolKind) -> &str {
 fn identifier(s: &str) -> bool {
     s.chars().next().is_some_and(|c| !c.is_ascii_digit())
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// A name cut to [`MAX_NAME`] bytes at a character boundary.
+fn capped(name: &str) -> &str {
+    let mut cut = name.len().min(MAX_NAME);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &name[..cut]
 }
 
 /// A line trimmed of its break and surrounding blanks, cut to [`MAX_SIGNATURE`] bytes.
@@ -232,6 +276,41 @@ mod tests {
             Property:emitter in Mock 5-5 @5 `emitter = 1;`
         "#]]
         .assert_eq(&render(text, "typescript"));
+    }
+
+    #[test]
+    fn definitions_at_any_depth_inside_a_locals_function_are_kept() {
+        let text = "describe('x', () => {\n  const setup = () => {\n    function f() {\n      class Mock {\n        run() {}\n      }\n      const local = 1;\n    }\n    const o = {\n      m() {\n        function g() {}\n      },\n    };\n  };\n});\n";
+        expect_test::expect![[r#"
+            Function:describe('x') callback in - 1-15 @1 `describe('x', () => {`
+            Function:f in describe('x') callback 3-8 @3 `function f() {`
+            Class:Mock in f 4-6 @4 `class Mock {`
+            Method:run in Mock 5-5 @5 `run() {}`
+            Function:g in describe('x') callback 11-11 @11 `function g() {}`
+        "#]]
+        .assert_eq(&render(text, "typescript"));
+    }
+
+    #[test]
+    fn names_outside_ecmascript_keep_their_quotes_and_parentheses() {
+        let text = "# \"Quoted\"\n\n## (get) started\n";
+        expect_test::expect![[r#"
+            String:# "Quoted" in - 1-4 @1 `# "Quoted"`
+            String:## (get) started in # "Quoted" 3-4 @3 `## (get) started`
+        "#]]
+        .assert_eq(&render(text, "markdown"));
+        let text = "\"quoted key\" = 1\n'(get) x' = 2\n";
+        expect_test::expect![[r#"
+            Number:"quoted key" in - 1-1 @1 `"quoted key" = 1`
+            Number:'(get) x' in - 2-2 @2 `'(get) x' = 2`
+        "#]]
+        .assert_eq(&render(text, "toml"));
+        let text = "\"quoted\": 1\n'(set) y': 2\n";
+        expect_test::expect![[r#"
+            Number:"quoted" in - 1-1 @1 `"quoted": 1`
+            Number:'(set) y' in - 2-2 @2 `'(set) y': 2`
+        "#]]
+        .assert_eq(&render(text, "yaml"));
     }
 
     #[test]
@@ -382,6 +461,15 @@ mod tests {
             "{} corpus files: {shared} symbols as the editor gives them, {extra} more from the index query",
             files.len()
         );
+    }
+
+    #[test]
+    fn long_names_are_indexed_by_their_first_bytes() {
+        let text = format!("def a{}():\n    pass\n", "é".repeat(20_000));
+        let syms = symbols_of_text(&text, Registry::builtin().by_id("python").unwrap());
+        assert_eq!(syms.len(), 1);
+        assert_eq!(*syms[0].name, text[4..4 + 255]);
+        assert_eq!(syms[0].name.len(), MAX_NAME - 1);
     }
 
     #[test]

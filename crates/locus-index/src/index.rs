@@ -355,7 +355,7 @@ impl Index {
                 // document gives the symbols its text gives on disk.
                 (Some(l), Some(source)) if source.has_symbols() => {
                     match locus_scopes::index_outline_of_source(&source) {
-                        Some(outline) => file::symbols_of_outline(source.doc(), &outline),
+                        Some(outline) => file::symbols_of_outline(source.doc(), &outline, l),
                         None => file::symbols_of_doc(d.doc, l),
                     }
                 }

@@ -16,7 +16,9 @@
 //! **Invariants.**
 //! - No protocol types and no JSON: [`Index::search`] answers plain data.
 //! - No trees are kept: a file is parsed, outlined and dropped; only its symbols stay (name,
-//!   kind, container, lines, the name's line as a one-line signature).
+//!   kind, container, lines, the name's line as a one-line signature). A name is the
+//!   outline's, cut to its first 256 bytes; only in JavaScript and TypeScript is an accessor's
+//!   `(get) `/`(set) ` label or a string-literal name's quotes left out (`file.rs`).
 //! - Files are found as ripgrep finds them (the `ignore` crate); files that are not UTF-8,
 //!   binary, over the size limit or minified are skipped and counted, never an error.
 //! - An open document's text (given by [`Index::sync_open`]) wins over the file on disk.
