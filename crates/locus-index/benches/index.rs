@@ -53,3 +53,35 @@ fn search(bencher: divan::Bencher, text: &str) {
     let query = Query { text: text.into(), kinds: Vec::new(), path: None, limit: 20, near: None };
     bencher.bench(|| divan::black_box(index.search(&query).hits.len()));
 }
+
+/// `sync_open` of the 10k-line `checker.py`, open with a parsed source, at a new version each
+/// time (as after an edit): the index query's full extraction over the editor's tree, what
+/// the first `symbol_search` after an edit pays in the tool call's thread (the editor's own
+/// outline is another query's and is not reused).
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn sync_open_python(bencher: divan::Bencher) {
+    use locus_doc::Document;
+    use locus_index::OpenDoc;
+    use locus_scopes::{Registry, Source};
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
+    let text = std::fs::read_to_string(&path).expect("the corpus's checker.py");
+    let path = std::fs::canonicalize(&path).unwrap();
+    let index = Index::start(vec![path.parent().unwrap().to_path_buf()], config());
+    assert!(index.wait_built(Duration::from_secs(600)));
+    let language = Registry::builtin().by_id("python");
+    let open = |version| {
+        let doc = Document::new(&text, version);
+        let source = Source::new(doc.clone(), language);
+        OpenDoc { path: path.clone(), doc, language_id: "python".into(), source: Some(source) }
+    };
+    index.sync_open(vec![open(0)]);
+    assert_eq!(index.status().open_documents, 1, "checker.py was not taken as open");
+    let mut version = 0;
+    bencher
+        .with_inputs(|| {
+            version += 1;
+            open(version)
+        })
+        .bench_local_values(|d| index.sync_open(vec![d]));
+}
