@@ -338,6 +338,20 @@ pub fn parse<T: DeserializeOwned>(
     })
 }
 
+/// Where a path the agent gave may be, in order: itself when absolute, else against each
+/// workspace folder, then the working directory.
+pub(crate) fn candidates(cx: &crate::Cx, given: &std::path::Path) -> Vec<std::path::PathBuf> {
+    if given.is_absolute() {
+        return vec![given.to_path_buf()];
+    }
+    let mut out: Vec<_> =
+        cx.host.status().workspace_folders.iter().map(|f| f.join(given)).collect();
+    if let Ok(cwd) = std::env::current_dir() {
+        out.push(cwd.join(given));
+    }
+    out
+}
+
 /// Finds the file a tool's `path` names: absolute, else against each workspace folder, then
 /// the working directory; the first candidate that is an open document of the editor or a
 /// file on disk, canonicalized. For every tool taking the path of an existing file.
@@ -350,16 +364,7 @@ pub fn resolve_file(cx: &crate::Cx, path: &str) -> Result<std::path::PathBuf, To
         return Err(ToolError::new(ErrorCode::InvalidParams, "`path` is empty")
             .with_details(json!({"parameter": "path"})));
     }
-    let given = Path::new(path);
-    let mut candidates = Vec::new();
-    if given.is_absolute() {
-        candidates.push(given.to_path_buf());
-    } else {
-        candidates.extend(cx.host.status().workspace_folders.iter().map(|f| f.join(given)));
-        if let Ok(cwd) = std::env::current_dir() {
-            candidates.push(cwd.join(given));
-        }
-    }
+    let candidates = candidates(cx, Path::new(path));
     let mut folder = None;
     for c in &candidates {
         if cx.host.document(c).is_some() || c.is_file() {

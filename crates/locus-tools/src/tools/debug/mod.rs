@@ -302,15 +302,7 @@ pub(crate) fn dap_error(e: locus_dap::Error) -> ToolError {
 /// canonical when it exists.
 pub(crate) fn resolve(cx: &Cx, path: &str) -> PathBuf {
     let given = Path::new(path);
-    let mut candidates = Vec::new();
-    if given.is_absolute() {
-        candidates.push(given.to_path_buf());
-    } else {
-        candidates.extend(cx.host.status().workspace_folders.iter().map(|f| f.join(given)));
-        if let Ok(cwd) = std::env::current_dir() {
-            candidates.push(cwd.join(given));
-        }
-    }
+    let candidates = crate::params::candidates(cx, given);
     for c in &candidates {
         if c.exists() {
             return std::fs::canonicalize(c).unwrap_or_else(|_| c.clone());
