@@ -137,3 +137,85 @@ fn patterns_are_split_at_the_top_level_with_their_captures() {
         ["( decorator ) @ignore", "( ( a \"x)\\\"\" b ) ( #eq? @a \"y\" ) )", "[ ( c ) ( d ) ] @x"]
     );
 }
+
+/// The Python files the golden outlines cover: the shared corpus (`../shared/corpus`, the
+/// large `checker.py` included) and the repository's own Python test files (fidelity and
+/// scope files, which hold the odd cases: static conditions, try/else, `global`, slots).
+fn python_files() -> Vec<(String, PathBuf)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let corpus = root.join("../shared/corpus");
+    let mut files = Vec::new();
+    for (label, dir) in [
+        ("corpus", corpus.clone()),
+        ("tests/fidelity/files/py", root.join("tests/fidelity/files/py")),
+        ("tests/scopes/python", root.join("tests/scopes/python")),
+    ] {
+        let mut stack = vec![dir.clone()];
+        while let Some(d) = stack.pop() {
+            let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+            for e in entries.flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|x| x == "py") {
+                    let rel = path.strip_prefix(&dir).unwrap().display().to_string();
+                    files.push((format!("{label}/{rel}"), path));
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(
+        files.iter().any(|(l, _)| l.ends_with("mypy_checker.py")),
+        "no checker.py under {}",
+        corpus.display()
+    );
+    files
+}
+
+/// One symbol a line: depth, kind, name, range and selection in bytes (as
+/// `locus-scopes`'s `outline_dump` example prints them, to compare two outlines exactly).
+fn dump(out: &mut String, symbols: &[locus_scopes::Symbol], depth: usize) {
+    use std::fmt::Write as _;
+    for s in symbols {
+        writeln!(
+            out,
+            "{:depth$}{:?} {:?} {}-{} {}-{}",
+            "", s.kind, s.name, s.range.start, s.range.end, s.selection.start, s.selection.end
+        )
+        .unwrap();
+        dump(out, &s.children, depth + 1);
+    }
+}
+
+/// FNV-1a, 64 bits: a digest that stays the same across Rust releases and platforms
+/// (`std`'s hashers promise neither), for a golden file that would otherwise hold megabytes.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// The index's outline of every Python file of the corpus is the one recorded in
+/// `tests/index_outlines/python.txt` (symbol count and a digest of the whole outline, each
+/// symbol's depth, kind, name, range and selection): a change to the Python query that
+/// changes what the index sees fails here. Recorded from `queries/python/index.scm` before
+/// the index query became `symbols.scm` less its `index.*` patterns, which gives the same
+/// outlines byte for byte. `UPDATE_EXPECT=1 cargo test -p locus-index --test index_query`
+/// records them again; `locus-scopes`'s `outline_dump` example shows what changed.
+#[test]
+fn the_python_index_outlines_of_the_corpus_are_the_recorded_ones() {
+    let python = locus_scopes::Registry::builtin().by_id("python").unwrap();
+    let mut out = String::new();
+    for (label, path) in python_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let outline = locus_scopes::index_outline(&locus_doc::Document::new(&text, 0), python);
+        let mut lines = String::new();
+        dump(&mut lines, &outline.symbols, 0);
+        out.push_str(&format!(
+            "{label} {} {:016x}\n",
+            outline.total,
+            fnv1a(&format!("{}\n{lines}", outline.total))
+        ));
+    }
+    expect_test::expect_file!["index_outlines/python.txt"].assert_eq(&out);
+}
