@@ -17,6 +17,17 @@
 ; Order matters: the first pattern that makes a symbol of a node wins, so specific patterns come
 ; before general ones. `@skip` and `@ignore` apply wherever they are written.
 ;
+; The workspace index (`symbol_search`) runs this file too, less the patterns marked
+; `(#set! index.skip "why")`, with `index.merge` for `merge` (`queries/README.md`): a definition
+; an agent wants to find is found even where pyright does not list it. It skips the
+; unreachable-code rules (definitions after `return`/`raise`, in branches a static condition rules
+; out, in a `try`'s `else` beside an `except` one are indexed; the regular expressions were a
+; third of the index's query time), parameters and the rules that only hide a function's locals
+; (the index drops those anyway), and merges no def or class by name (`index.merge "none"`: both
+; branches of an `if`, a property's getter and setter, each with its own lines). Variables merge
+; as here. `crates/locus-index/tests/index_query.rs` lists the skipped patterns with their reasons
+; and keeps the index's outlines of the corpus byte for byte.
+;
 ; Queries cannot look at arbitrary depth, so patterns that must find a statement inside a
 ; function (`global x` … `x = 1`) look at the statement itself and at `(_ (block …))`, one
 ; if/for/while/with/try down (not their else/elif/except/finally clauses). Each extra level of
@@ -29,7 +40,8 @@
 
 ; --- Unreachable code is not bound by pyright: nothing in it is declared (the enclosing def
 ; still spans it). Statements after return/raise/continue/break in the same block: ---
-(block [(return_statement) (raise_statement) (continue_statement) (break_statement)] (_) @ignore)
+((block [(return_statement) (raise_statement) (continue_statement) (break_statement)] (_) @ignore)
+  (#set! index.skip "unreachable code: the index keeps what pyright does not bind"))
 
 ; Branches decided by a static condition, evaluated as pyright does for Python 3.13 on Linux (the
 ; reference's settings): `sys.version_info` compared with a tuple (or `[0]` with an int),
@@ -44,13 +56,15 @@
    (module (assert_statement . (_) @_c) (_) @ignore)
    (block (assert_statement . (_) @_c) (_) @ignore)])
   (#not-match? @_c "\\sor\\s")
-  (#match? @_c "(^|\\sand\\s+)\\(?\\s*(sys\\.version_info\\s*<\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*>=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*3\\s*,\\s*13\\s*,?\\s*\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*2|<\\s*3|<=\\s*2)|sys\\.platform\\s*(==\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|!=\\s*[\"']linux[\"'])|os\\.name\\s*(==\\s*[\"'](nt|java)[\"']|!=\\s*[\"']posix[\"'])|False|None|0|not\\s+(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s|$)"))
+  (#match? @_c "(^|\\sand\\s+)\\(?\\s*(sys\\.version_info\\s*<\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*>=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*3\\s*,\\s*13\\s*,?\\s*\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*2|<\\s*3|<=\\s*2)|sys\\.platform\\s*(==\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|!=\\s*[\"']linux[\"'])|os\\.name\\s*(==\\s*[\"'](nt|java)[\"']|!=\\s*[\"']posix[\"'])|False|None|0|not\\s+(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s|$)")
+  (#set! index.skip "a static condition: the index keeps both branches"))
 (([(if_statement condition: (_) @_c alternative: (_) @ignore)
    (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
    (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
    (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
   (#not-match? @_c "\\sand\\s")
-  (#match? @_c "(^|\\sor\\s+)\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+or\\s|$)"))
+  (#match? @_c "(^|\\sor\\s+)\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+or\\s|$)")
+  (#set! index.skip "a static condition: the index keeps both branches"))
 ; All `and` operands true: `if sys.version_info >= (3, 8) and TYPE_CHECKING: … else: …` keeps the
 ; `if` branch's definitions only, as pyright does.
 (([(if_statement condition: (_) @_c alternative: (_) @ignore)
@@ -58,21 +72,23 @@
    (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
    (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
   (#not-match? @_c "\\sor\\s")
-  (#match? @_c "^\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s+\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?)+$"))
+  (#match? @_c "^\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s+\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?)+$")
+  (#set! index.skip "a static condition: the index keeps both branches"))
 
 ; --- Names that belong to another scope, or whose chosen declaration pyright hides. ---
 ; `global x` / `nonlocal x`: bindings of `x` after it in that function are not its locals.
 ((block [(global_statement (identifier) @_g) (nonlocal_statement (identifier) @_g)]
    [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])
     (for_statement left: [(identifier) @_n @skip (pattern_list (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))])
-  (#eq? @_g @_n))
+  (#eq? @_g @_n) (#set! index.skip "locals only: the index drops a function's locals"))
 
 ; A parameter named `self` or `cls` is never listed, and a later assignment to it is the same
 ; (hidden) symbol: `cls = super().__new__(cls)`, `cls = cls or Command` (`def command(cls=None)`).
 ((function_definition
    parameters: (parameters [(identifier) @_p (typed_parameter . (identifier) @_p) (default_parameter name: (identifier) @_p) (typed_default_parameter name: (identifier) @_p)])
    body: (block [(expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)]) (_ (block (expression_statement [(assignment left: (identifier) @_n @skip) (augmented_assignment left: (identifier) @_n @skip)])))]))
-  (#any-of? @_p "self" "cls") (#eq? @_p @_n))
+  (#any-of? @_p "self" "cls") (#eq? @_p @_n)
+  (#set! index.skip "locals only: the index drops a function's locals"))
 
 ; An import is the first declaration of its names, and imports are never listed: a name imported
 ; in a `try` whose `except` assigns a fallback (`ssl = None`) stays hidden.
@@ -89,7 +105,7 @@
 ((try_statement
    (except_clause (block [(function_definition name: (identifier) @_a) (class_definition name: (identifier) @_a) (decorated_definition definition: [(function_definition name: (identifier) @_a) (class_definition name: (identifier) @_a)])]))
    (else_clause body: (block [(function_definition name: (identifier) @_b) @ignore (class_definition name: (identifier) @_b) @ignore (decorated_definition definition: [(function_definition name: (identifier) @_b) (class_definition name: (identifier) @_b)]) @ignore])))
-  (#eq? @_a @_b))
+  (#eq? @_a @_b) (#set! index.skip "a hidden definition: the index keeps every def"))
 
 ; Names pyright predefines are hidden even when assigned: `__doc__` (module and class),
 ; `__module__` and `__qualname__` (class). See the exclusion lists of the variable patterns.
@@ -98,15 +114,15 @@
 ; --- Classes (a decorated one starts at its first decorator). ---
 ; Like pyright, a class or def ends at its last statement: trailing comments do not count.
 ((decorated_definition definition: (class_definition name: (identifier) @name) @skip) @symbol.class
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 ((class_definition name: (identifier) @name) @symbol.class
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 
 ; --- Methods: defs whose nearest enclosing scope is a class body, even under if/try/with there. ---
 ((class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method))
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 ((class_definition body: (block (function_definition name: (identifier) @name) @symbol.method))
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 ((class_definition body: (block [
    (if_statement consequence: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
    (if_statement alternative: (else_clause body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
@@ -114,27 +130,30 @@
    (try_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
    (try_statement (except_clause (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
    (with_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))]))
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 
 ; --- Functions everywhere else (module level, nested in functions). ---
 ((decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.function
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 ((function_definition name: (identifier) @name) @symbol.function
-  (#set! merge "typed") (#set! range.trim "comment"))
+  (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 
 ; --- Parameters: Variables spanning the whole parameter (`*args: str`, `timeout: float = 1`).
 ; `self`, `cls` and `_` are never listed; lambda parameters (`lambda_parameters`) neither. ---
 ((parameters (identifier) @name @symbol.variable)
-  (#not-any-of? @name "self" "cls" "_") (#set! merge "first"))
+  (#not-any-of? @name "self" "cls" "_") (#set! merge "first")
+  (#set! index.skip "parameters: the index drops a function's locals"))
 ((parameters [(default_parameter name: (identifier) @name)
               (list_splat_pattern (identifier) @name)
               (dictionary_splat_pattern (identifier) @name)] @symbol.variable)
-  (#not-any-of? @name "self" "cls" "_") (#set! merge "first"))
+  (#not-any-of? @name "self" "cls" "_") (#set! merge "first")
+  (#set! index.skip "parameters: the index drops a function's locals"))
 ((parameters [(typed_parameter . (identifier) @name)
               (typed_parameter (list_splat_pattern (identifier) @name))
               (typed_parameter (dictionary_splat_pattern (identifier) @name))
               (typed_default_parameter name: (identifier) @name)] @symbol.variable)
-  (#not-any-of? @name "self" "cls" "_") (#set! merge "typed"))
+  (#not-any-of? @name "self" "cls" "_") (#set! merge "typed")
+  (#set! index.skip "parameters: the index drops a function's locals"))
 
 ; --- Members: `self.x = …` in a method declares `x` in the class. The symbol spans `x` and is
 ; hoisted out of the method into the class. `self.__doc__` and the like join the class's hidden

@@ -1,5 +1,5 @@
 //! The outline the workspace index takes of a file: parsed, outlined with the language's
-//! index query (`index.scm`, else `symbols.scm`), the tree dropped.
+//! index query (`symbols.scm` less its `index.skip` patterns), the tree dropped.
 
 use std::sync::Arc;
 
@@ -30,7 +30,7 @@ pub fn index_outline(doc: &Document, language: Language) -> Outline {
 
 /// The outline the workspace index takes of an open document the editor already parsed:
 /// the same as [`index_outline`] gives for its text, without parsing it again. For a language
-/// with an index query (`index.scm`) that query is run over the source's tree (a full
+/// with an index query of its own ([`Registry::has_index_query`]) that query is run over the source's tree (a full
 /// extraction, the editor's cached outline being the other query's); otherwise it is the
 /// source's own outline (computed once per version, shared with the editor). `None` when the
 /// source has no tree (plain text, or an edit not parsed yet): the caller parses the text.

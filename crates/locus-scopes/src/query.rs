@@ -195,6 +195,16 @@ pub(crate) struct Deferred {
     pub rank: Vec<usize>,
 }
 
+/// What a symbol query is compiled for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// The editor's outline: every pattern as written.
+    Editor,
+    /// The workspace index: the patterns marked `index.skip` left out, `index.merge` taken
+    /// for `merge` (see `queries/README.md`).
+    Index,
+}
+
 /// A language's compiled grammar and symbol query.
 pub struct LanguageConfig {
     /// The language id.
@@ -223,33 +233,64 @@ impl fmt::Debug for LanguageConfig {
 /// The name of the one query file every language has.
 pub const SYMBOLS_FILE: &str = "symbols.scm";
 
-/// The name of the optional query file the workspace index compiles instead of
-/// [`SYMBOLS_FILE`]: the same vocabulary, definitions only (see `queries/README.md`).
+/// The name of the query file the workspace index once compiled instead of [`SYMBOLS_FILE`].
+/// No language has one: the index's query is [`SYMBOLS_FILE`] less its `index.skip` patterns
+/// (`Registry::index_config`).
 pub const INDEX_FILE: &str = "index.scm";
-
-/// Whether `queries/<dir>/<file>` exists (built in, or under [`QUERY_DIR_ENV`]).
-pub(crate) fn has_query(dir: &str, file: &str) -> bool {
-    embedded(dir, file).is_ok()
-}
 
 impl LanguageConfig {
     pub(crate) fn load(entry: &LanguageEntry) -> Result<LanguageConfig, QueryError> {
-        LanguageConfig::load_file(entry, SYMBOLS_FILE)
+        let (path, source) = LanguageConfig::read(entry)?;
+        LanguageConfig::compile(entry, &path, &source, Purpose::Editor)
     }
 
-    /// Compiles `queries/<dir>/<file>` as `entry`'s symbol query.
-    pub(crate) fn load_file(
+    /// Compiles `entry`'s `symbols.scm` for the workspace index: without the patterns that
+    /// set `index.skip` (blanked out of the text, so they cost no compile time), with
+    /// `index.merge` for `merge`. `None` when no pattern sets an `index.*` property: the
+    /// index then uses the editor's own query.
+    pub(crate) fn load_index(entry: &LanguageEntry) -> Result<Option<LanguageConfig>, QueryError> {
+        let (path, source) = LanguageConfig::read(entry)?;
+        LanguageConfig::compile_index(entry, path, &source)
+    }
+
+    /// [`LanguageConfig::load_index`] of `source`, read from `path` (for messages).
+    fn compile_index(
         entry: &LanguageEntry,
-        file: &str,
-    ) -> Result<LanguageConfig, QueryError> {
-        let path = format!("{}/{file}", entry.queries);
-        let err = |message: String| QueryError {
-            language: entry.id.to_string(),
-            file: path.clone(),
-            message,
+        path: String,
+        source: &str,
+    ) -> Result<Option<LanguageConfig>, QueryError> {
+        let property =
+            |key: &str| regex::Regex::new(&format!(r#"\(#set!\s+{key}"#)).expect("a valid regex");
+        if !property(r"index\.").is_match(source) {
+            return Ok(None);
+        }
+        let Some(chunks) = top_level_patterns(source) else {
+            // Unbalanced: the compiler says where.
+            return LanguageConfig::compile(entry, &path, source, Purpose::Index).map(Some);
         };
-        let source = read_query(entry.queries, file).map_err(err)?;
-        LanguageConfig::compile(entry, &path, &source)
+        let skip = property(r"index\.skip\s");
+        let keep: Vec<bool> = chunks.iter().map(|&(s, e)| !skip.is_match(&source[s..e])).collect();
+        let text = blank_except(source, &chunks, &keep);
+        let config = LanguageConfig::compile(entry, &path, &text, Purpose::Index)?;
+        if config.patterns.len() != keep.iter().filter(|k| **k).count() {
+            return Err(QueryError {
+                language: entry.id.to_string(),
+                file: path,
+                message: "the patterns with index.skip could not be told apart from the others; \
+                          write each as a top-level pattern of its own"
+                    .into(),
+            });
+        }
+        Ok(Some(config))
+    }
+
+    /// `entry`'s `symbols.scm`, inheritance resolved, and its path for messages.
+    fn read(entry: &LanguageEntry) -> Result<(String, String), QueryError> {
+        let path = format!("{}/{SYMBOLS_FILE}", entry.queries);
+        match read_query(entry.queries, SYMBOLS_FILE) {
+            Ok(source) => Ok((path, source)),
+            Err(message) => Err(QueryError { language: entry.id.to_string(), file: path, message }),
+        }
     }
 
     /// Compiles `source` as `entry`'s symbol query.
@@ -258,7 +299,12 @@ impl LanguageConfig {
         entry: &LanguageEntry,
         source: &str,
     ) -> Result<LanguageConfig, QueryError> {
-        LanguageConfig::compile(entry, &format!("{}/{SYMBOLS_FILE}", entry.queries), source)
+        LanguageConfig::compile(
+            entry,
+            &format!("{}/{SYMBOLS_FILE}", entry.queries),
+            source,
+            Purpose::Editor,
+        )
     }
 
     /// Compiles `source`, read from `file` (for messages), as `entry`'s symbol query.
@@ -266,6 +312,7 @@ impl LanguageConfig {
         entry: &LanguageEntry,
         file: &str,
         source: &str,
+        purpose: Purpose,
     ) -> Result<LanguageConfig, QueryError> {
         let err = |message: String| QueryError {
             language: entry.id.to_string(),
@@ -300,7 +347,7 @@ impl LanguageConfig {
         let infos = |query: &Query, deferred: bool| {
             (0..query.pattern_count())
                 .map(|i| {
-                    pattern_info(query, i, deferred).map_err(|m| {
+                    pattern_info(query, i, deferred, purpose).map_err(|m| {
                         err(format!("pattern at byte {}: {m}", query.start_byte_for_pattern(i)))
                     })
                 })
@@ -416,7 +463,12 @@ fn capture_role(name: &str) -> Option<Role> {
     })
 }
 
-fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<PatternInfo, String> {
+fn pattern_info(
+    query: &Query,
+    pattern: usize,
+    deferred: bool,
+    purpose: Purpose,
+) -> Result<PatternInfo, String> {
     let mut info = PatternInfo {
         up: None,
         seed: false,
@@ -434,6 +486,7 @@ fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<Pattern
         join_else: JoinElse::Stay,
         text_match: None,
     };
+    let mut index_merge = None;
     for prop in query.property_settings(pattern) {
         let value = prop.value.as_deref().unwrap_or("");
         match &*prop.key {
@@ -444,6 +497,26 @@ fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<Pattern
             "hoist" if value == "true" => info.hoist = true,
             "seed" if value == "true" => info.seed = true,
             "range.trim" if !value.is_empty() => info.trim = Some(value.to_string()),
+            // Blanked out of the index's text: a pattern still holding it was not top-level.
+            "index.skip" if !value.is_empty() && purpose == Purpose::Index => {
+                return Err("index.skip must be set in a top-level pattern of its own".into());
+            }
+            "index.skip" if !value.is_empty() => {}
+            "index.skip" => {
+                return Err("index.skip needs a reason: (#set! index.skip \"…\")".into());
+            }
+            "index.merge" => {
+                index_merge = Some(match value {
+                    "first" => Merge::First,
+                    "typed" => Merge::Typed,
+                    "none" => Merge::No,
+                    _ => {
+                        return Err(format!(
+                            "index.merge must be first, typed or none, not {value:?}"
+                        ));
+                    }
+                })
+            }
             "join" => {
                 info.join = match value {
                     "function" => Join::Function,
@@ -537,6 +610,9 @@ fn pattern_info(query: &Query, pattern: usize, deferred: bool) -> Result<Pattern
         }
         info.kinds.push(KindTest { capture: *capture, negate, kinds });
     }
+    if let (Purpose::Index, Some(merge)) = (purpose, index_merge) {
+        info.merge = merge;
+    }
     if info.seed && info.up.is_some() {
         return Err("a seed pattern is searched for everywhere: it cannot have root.up".into());
     }
@@ -552,13 +628,29 @@ struct Split {
     is_deferred: Vec<bool>,
 }
 
-/// Splits `source` at its top-level patterns (a balanced `(…)` or `[…]` with the captures and
-/// quantifier after it), or `None` when no pattern sets `root.up`. Comments and strings are
-/// skipped; the split is checked afterwards by counting each part's compiled patterns.
+/// Splits `source` at its top-level patterns, or `None` when no pattern sets `root.up`. The
+/// split is checked afterwards by counting each part's compiled patterns.
 fn split_deferred(source: &str) -> Option<Split> {
     if !source.contains("root.up") {
         return None;
     }
+    let chunks = top_level_patterns(source)?;
+    let marker = regex::Regex::new(r#"\(#set!\s+root\.up\s"#).expect("a valid regex");
+    let is_deferred: Vec<bool> =
+        chunks.iter().map(|&(s, e)| marker.is_match(&source[s..e])).collect();
+    let keep =
+        |deferred: bool| -> Vec<bool> { is_deferred.iter().map(|&d| d == deferred).collect() };
+    Some(Split {
+        main: blank_except(source, &chunks, &keep(false)),
+        deferred: blank_except(source, &chunks, &keep(true)),
+        is_deferred,
+    })
+}
+
+/// The byte ranges of `source`'s top-level patterns (a balanced `(…)` or `[…]` with the
+/// captures and quantifier after it), in order; comments and strings are skipped. `None` when
+/// the brackets do not balance (the compiler then says where).
+fn top_level_patterns(source: &str) -> Option<Vec<(usize, usize)>> {
     let bytes = source.as_bytes();
     let mut chunks: Vec<(usize, usize)> = Vec::new();
     let (mut i, mut depth, mut start) = (0, 0usize, 0);
@@ -615,27 +707,25 @@ fn split_deferred(source: &str) -> Option<Split> {
         }
         i += 1;
     }
-    let marker = regex::Regex::new(r#"\(#set!\s+root\.up\s"#).expect("a valid regex");
-    let is_deferred: Vec<bool> =
-        chunks.iter().map(|&(s, e)| marker.is_match(&source[s..e])).collect();
-    let blank = |keep: bool| {
-        let mut out = source.as_bytes().to_vec();
-        let mut covered = vec![false; out.len()];
-        for (&(s, e), &d) in chunks.iter().zip(&is_deferred) {
-            if d == keep {
-                covered[s..e].iter_mut().for_each(|c| *c = true);
-            }
+    Some(chunks)
+}
+
+/// `source` with everything but the top-level patterns `chunks[i]` with `keep[i]` blanked out
+/// (line breaks kept, so lines and columns stay those of the file).
+fn blank_except(source: &str, chunks: &[(usize, usize)], keep: &[bool]) -> String {
+    let mut out = source.as_bytes().to_vec();
+    let mut covered = vec![false; out.len()];
+    for (&(s, e), _) in chunks.iter().zip(keep).filter(|(_, k)| **k) {
+        covered[s..e].iter_mut().for_each(|c| *c = true);
+    }
+    for (b, keep) in out.iter_mut().zip(covered) {
+        if !keep && *b != b'\n' {
+            *b = b' ';
         }
-        for (b, keep) in out.iter_mut().zip(covered) {
-            if !keep && *b != b'\n' {
-                *b = b' ';
-            }
-        }
-        // Only ASCII bytes were replaced, and only whole characters outside the kept chunks
-        // (multi-byte characters become several spaces): still UTF-8.
-        String::from_utf8(out).expect("blanked text stays UTF-8")
-    };
-    Some(Split { main: blank(false), deferred: blank(true), is_deferred })
+    }
+    // Only ASCII bytes were replaced, and only whole characters outside the kept chunks
+    // (multi-byte characters become several spaces): still UTF-8.
+    String::from_utf8(out).expect("blanked text stays UTF-8")
 }
 
 fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
@@ -786,6 +876,40 @@ pub(crate) mod tests {
         assert!(
             load("((pair) @symbol.property (#set! seed \"true\") (#set! root.up \"1\"))")
                 .contains("cannot have root.up")
+        );
+    }
+
+    /// The index's query leaves out the patterns marked `index.skip` (a root.up one too) and
+    /// takes `index.merge` for `merge`; the editor's keeps every pattern and its `merge`.
+    #[test]
+    fn the_index_query_skips_marked_patterns_and_takes_index_merge() {
+        let source = "((function_declaration name: (_) @name) @symbol.function\n\
+             (#set! merge \"typed\") (#set! index.merge \"none\"))\n\
+             ((formal_parameters (identifier) @name @symbol.variable) (#set! index.skip \"locals\"))\n\
+             ((call_expression arguments: (arguments (arrow_function) @symbol.function)) (#set! name \"cb\") (#set! root.up \"2\") (#set! index.skip \"callbacks\"))\n\
+             ((class_declaration name: (_) @name) @symbol.class (#set! merge \"first\"))\n";
+        let editor = LanguageConfig::from_source(&javascript(), source).unwrap();
+        assert_eq!(editor.patterns.len(), 4);
+        assert_eq!(editor.patterns[0].merge, Merge::Typed);
+        let index = LanguageConfig::compile_index(&javascript(), "t.scm".into(), source)
+            .unwrap()
+            .expect("an index query of its own");
+        assert_eq!(index.patterns.len(), 2);
+        assert!(index.deferred.is_none());
+        assert_eq!(index.patterns[0].merge, Merge::No);
+        assert_eq!(index.patterns[1].merge, Merge::First);
+        let plain = "((class_declaration name: (_) @name) @symbol.class)\n";
+        assert!(
+            LanguageConfig::compile_index(&javascript(), "t.scm".into(), plain).unwrap().is_none()
+        );
+        let load = |q: &str| LanguageConfig::from_source(&javascript(), q).unwrap_err().message;
+        assert!(
+            load("((identifier) @symbol.variable (#set! index.skip \"\"))")
+                .contains("needs a reason")
+        );
+        assert!(
+            load("((identifier) @symbol.variable (#set! index.merge \"last\"))")
+                .contains("first, typed or none")
         );
     }
 

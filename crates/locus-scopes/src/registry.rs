@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::builtin::{BUILTIN, LanguageEntry};
-use crate::query::{INDEX_FILE, LanguageConfig, QueryError, has_query};
+use crate::query::{LanguageConfig, QueryError};
 
 /// A language of the registry; its grammar and queries load on first use.
 #[derive(Debug, Clone, Copy)]
@@ -18,7 +18,8 @@ pub struct Language {
 pub struct Registry {
     entries: &'static [LanguageEntry],
     configs: Vec<OnceLock<Loaded>>,
-    /// The index queries (`index.scm`), where a language has one.
+    /// The index's own queries (`symbols.scm` less its `index.skip` patterns), where a
+    /// language marks any.
     index_configs: Vec<OnceLock<Option<Loaded>>>,
 }
 
@@ -101,25 +102,33 @@ impl Registry {
             .clone()
     }
 
-    /// Whether a language has a query of its own for the workspace index (`index.scm`).
+    /// Whether the workspace index outlines a language with a query of its own: its
+    /// `symbols.scm` marks patterns `index.skip` or `index.merge` (see [`Registry::index_config`]).
+    /// Compiles that query on first use.
     pub fn has_index_query(&self, lang: Language) -> bool {
-        has_query(self.entries[lang.index].queries, INDEX_FILE)
+        self.index_own(lang).is_some()
     }
 
-    /// The query the workspace index outlines a language's files with: its `index.scm` (the
-    /// same vocabulary as `symbols.scm`, definitions only) where it has one, else the editor's
-    /// own [`Registry::config`]. Compiled on first use and kept.
+    /// The query the workspace index outlines a language's files with: its `symbols.scm` less
+    /// the patterns marked `index.skip`, with `index.merge` for `merge` (the same vocabulary
+    /// and engine, definitions only), where it marks any; else the editor's own
+    /// [`Registry::config`]. Compiled on the index's first use and kept, never on the editor's
+    /// path.
     pub fn index_config(&self, lang: Language) -> Result<Arc<LanguageConfig>, Arc<QueryError>> {
-        let own = self.index_configs[lang.index].get_or_init(|| {
-            let entry = &self.entries[lang.index];
-            has_query(entry.queries, INDEX_FILE).then(|| {
-                LanguageConfig::load_file(entry, INDEX_FILE).map(Arc::new).map_err(Arc::new)
-            })
-        });
-        match own {
+        match self.index_own(lang) {
             Some(loaded) => loaded.clone(),
             None => self.config(lang),
         }
+    }
+
+    /// The index's own query of a language, compiled on first use: `None` when its
+    /// `symbols.scm` has no `index.*` property (the editor's query serves).
+    fn index_own(&self, lang: Language) -> &Option<Loaded> {
+        self.index_configs[lang.index].get_or_init(|| {
+            LanguageConfig::load_index(&self.entries[lang.index])
+                .transpose()
+                .map(|loaded| loaded.map(Arc::new).map_err(Arc::new))
+        })
     }
 }
 
