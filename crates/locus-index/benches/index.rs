@@ -85,3 +85,46 @@ fn sync_open_python(bencher: divan::Bencher) {
         })
         .bench_local_values(|d| index.sync_open(vec![d]));
 }
+
+/// `sync_open` of the open `checker.py` after an edit of the editor's source (a snapshot of
+/// each version, as the sidecar syncs it): the index outline is updated from the previous
+/// version's around the change (`Source::index_outline`), not extracted again. The edit is a
+/// character typed in a method body in the middle of the file (then removed by the next
+/// edit), or a new `def` typed at the end of the file.
+#[divan::bench(args = ["method body", "module end"])]
+fn sync_open_python_edited(bencher: divan::Bencher, place: &str) {
+    use locus_doc::Document;
+    use locus_index::OpenDoc;
+    use locus_scopes::{Registry, Source};
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
+    let text = std::fs::read_to_string(&path).expect("the corpus's checker.py");
+    let path = std::fs::canonicalize(&path).unwrap();
+    let index = Index::start(vec![path.parent().unwrap().to_path_buf()], config());
+    assert!(index.wait_built(Duration::from_secs(600)));
+    let mut source = Source::new(Document::new(&text, 0), Registry::builtin().by_id("python"));
+    let body = text.find("lit = literal_hash(lvalue)\n").expect("a line of checker.py");
+    let open = |source: &Source| OpenDoc {
+        path: path.clone(),
+        doc: source.doc().clone(),
+        language_id: "python".into(),
+        source: Some(source.snapshot()),
+    };
+    index.sync_open(vec![open(&source)]);
+    let mut version = 0;
+    bencher
+        .with_inputs(|| {
+            version += 1;
+            match (place, version % 2) {
+                ("method body", 1) => source.replace_bytes(body, body, "x"),
+                ("method body", _) => source.replace_bytes(body, body + 1, ""),
+                _ => {
+                    let end = source.doc().len_bytes();
+                    source.replace_bytes(end, end, &format!("def typed_{version}():\n    pass\n"))
+                }
+            };
+            source.set_version(version);
+            open(&source)
+        })
+        .bench_local_values(|d| index.sync_open(vec![d]));
+}

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use locus_doc::Document;
-use tree_sitter::{Parser, Tree};
+use tree_sitter::Parser;
 
 use crate::outline::{self, Outline};
 use crate::registry::{Language, Registry};
@@ -30,26 +30,17 @@ pub fn index_outline(doc: &Document, language: Language) -> Outline {
 
 /// The outline the workspace index takes of an open document the editor already parsed:
 /// the same as [`index_outline`] gives for its text, without parsing it again. For a language
-/// with an index query of its own ([`Registry::has_index_query`]) that query is run over the source's tree (a full
-/// extraction, the editor's cached outline being the other query's); otherwise it is the
-/// source's own outline (computed once per version, shared with the editor). `None` when the
-/// source has no tree (plain text, or an edit not parsed yet): the caller parses the text.
+/// with an index query of its own ([`Registry::has_index_query`]) it is the source's
+/// [`Source::index_outline`] (that query over the source's tree, computed once per version
+/// and, after an edit, updated from the last computed one around the change); otherwise it
+/// is the source's own outline (shared with the editor). `None` when the source has no tree
+/// (plain text, or an edit not parsed yet): the caller parses the text.
 pub fn index_outline_of_source(source: &Source) -> Option<Arc<Outline>> {
-    let (Some(language), Some(tree)) = (source.language(), source.tree()) else {
+    let (Some(language), Some(_)) = (source.language(), source.tree()) else {
         return None;
     };
-    let registry = Registry::builtin();
-    if !registry.has_index_query(language) {
+    if !Registry::builtin().has_index_query(language) {
         return Some(source.outline());
     }
-    Some(Arc::new(index_outline_of_tree(tree, source.doc(), language)))
-}
-
-/// The index query's outline of `doc` over `tree`, its tree for `language` (empty when the
-/// query does not load).
-fn index_outline_of_tree(tree: &Tree, doc: &Document, language: Language) -> Outline {
-    match Registry::builtin().index_config(language) {
-        Ok(config) => outline::extract(&config, tree, doc),
-        Err(_) => Outline::default(),
-    }
+    Some(source.index_outline())
 }

@@ -26,22 +26,53 @@ pub struct Source {
     version: Arc<Version>,
 }
 
-/// One version's outline, computed on first request, and how to compute it.
+/// One version's outlines (the editor's, and the workspace index's: the language's index
+/// query over the same tree), each computed on first request, and how to compute them.
 ///
 /// **Invariants.**
 /// - A version holds its own text, tree and language: any holder can compute its outline,
 ///   on any thread, without the [`Source`] it came from (so a reader may compute it outside
 ///   the lock that guards the source, while the source moves on to later edits).
-/// - `base` refers to a version whose outline is computed or being computed (`from`), or to
-///   none: edits after a version nobody computed are folded into that version's own base,
-///   so computing the outline of the latest version costs one update, however many edits
-///   came since the last computed one.
+/// - Each cell's `base` refers to a version whose outline of that cell is computed or being
+///   computed (`from`), or to none: edits after a version nobody computed are folded into
+///   that version's own base, so computing the outline of the latest version costs one
+///   update, however many edits came since the last computed one.
 struct Version {
     doc: Document,
     tree: Option<Tree>,
     config: Option<Arc<LanguageConfig>>,
+    /// For the index's query ([`Registry::index_config`], compiled on the index's first use).
+    language: Option<Language>,
+    /// The editor's outline (the language's `symbols.scm`).
+    editor: Cell,
+    /// The workspace index's outline (`index_outline_of_source`), kept as the editor's is: an
+    /// edit after a computed one costs an update around the change, not a whole extraction.
+    index: Cell,
+}
+
+/// One outline of a version, computed once, and where it comes from.
+struct Cell {
     outline: OnceLock<Arc<Outline>>,
     base: Mutex<Base>,
+}
+
+/// Which of a version's outlines.
+#[derive(Clone, Copy)]
+enum Which {
+    /// The editor's, by the language's own query.
+    Editor,
+    /// The workspace index's, by [`Registry::index_config`].
+    Index,
+}
+
+impl Cell {
+    fn new(base: Base) -> Cell {
+        Cell { outline: OnceLock::new(), base: Mutex::new(base) }
+    }
+
+    fn base(&self) -> std::sync::MutexGuard<'_, Base> {
+        self.base.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Where a version's outline comes from.
@@ -79,38 +110,53 @@ impl Shift {
 
 impl Version {
     fn new(
-        source_doc: &Document,
+        source: &Source,
         tree: Option<&Tree>,
         config: Option<&Arc<LanguageConfig>>,
-        base: Base,
+        (editor, index): (Base, Base),
     ) -> Arc<Version> {
         Arc::new(Version {
-            doc: source_doc.clone(),
+            doc: source.doc.clone(),
             tree: tree.cloned(),
             config: config.cloned(),
-            outline: OnceLock::new(),
-            base: Mutex::new(base),
+            language: source.language,
+            editor: Cell::new(editor),
+            index: Cell::new(index),
         })
     }
 
-    fn base(&self) -> std::sync::MutexGuard<'_, Base> {
-        self.base.lock().unwrap_or_else(|e| e.into_inner())
+    fn cell(&self, which: Which) -> &Cell {
+        match which {
+            Which::Editor => &self.editor,
+            Which::Index => &self.index,
+        }
     }
 
-    /// The outline, computed once (concurrent askers wait for the one computation).
-    fn outline(&self) -> Arc<Outline> {
-        self.outline.get_or_init(|| Arc::new(self.compute())).clone()
+    /// The query of a cell: `None` when the language has none that loads.
+    fn config(&self, which: Which) -> Option<Arc<LanguageConfig>> {
+        match which {
+            Which::Editor => self.config.clone(),
+            Which::Index => {
+                self.config.as_ref()?;
+                Registry::builtin().index_config(self.language?).ok()
+            }
+        }
     }
 
-    fn compute(&self) -> Outline {
-        let (Some(config), Some(tree)) = (&self.config, &self.tree) else {
+    /// An outline, computed once (concurrent askers wait for the one computation).
+    fn outline(&self, which: Which) -> Arc<Outline> {
+        self.cell(which).outline.get_or_init(|| Arc::new(self.compute(which))).clone()
+    }
+
+    fn compute(&self, which: Which) -> Outline {
+        let (Some(config), Some(tree)) = (self.config(which), &self.tree) else {
             return Outline::default();
         };
-        let base = std::mem::replace(&mut *self.base(), Base::Taken);
+        let base = std::mem::replace(&mut *self.cell(which).base(), Base::Taken);
         let Base::From { from, edits, dirty } = base else {
-            return outline::extract(config, tree, &self.doc);
+            return outline::extract(&config, tree, &self.doc);
         };
-        let previous = from.outline();
+        let previous = from.outline(which);
         // Nobody else holds the earlier version (the usual case): take its outline rather
         // than copy it.
         drop(Arc::try_unwrap(from));
@@ -118,7 +164,28 @@ impl Version {
         for e in edits {
             outline::shift(&mut previous.symbols, e.start, e.old_end, e.new_end);
         }
-        outline::update(config, tree, &self.doc, previous, dirty)
+        outline::update(&config, tree, &self.doc, previous, dirty)
+    }
+
+    /// Where the next version's outline of a cell comes from, after `shift`: this version's,
+    /// when it is computed or being computed; else the base this version's would have come
+    /// from, `shift` folded in (or none).
+    fn next_base(self: &Arc<Version>, which: Which, shift: Shift, dirty: Span) -> Base {
+        let cell = self.cell(which);
+        if cell.outline.get().is_some() {
+            return Base::From { from: self.clone(), edits: vec![shift], dirty };
+        }
+        let held = cell.base().clone();
+        match held {
+            Base::Scratch => Base::Scratch,
+            Base::Taken => Base::From { from: self.clone(), edits: vec![shift], dirty },
+            Base::From { from, mut edits, dirty: d } => {
+                edits.push(shift);
+                let d = Span { start: shift.moved(d.start), end: shift.moved(d.end) };
+                let dirty = Span { start: dirty.start.min(d.start), end: dirty.end.max(d.end) };
+                Base::From { from, edits, dirty }
+            }
+        }
     }
 }
 
@@ -164,7 +231,14 @@ impl Source {
         };
         // A language whose queries do not load is plain text: no tree either.
         let (tree, parser) = if config.is_some() { (tree, parser) } else { (None, None) };
-        let version = Version::new(&doc, tree.as_ref(), config.as_ref(), Base::Scratch);
+        let version = Arc::new(Version {
+            doc: doc.clone(),
+            tree: tree.clone(),
+            config: config.clone(),
+            language,
+            editor: Cell::new(Base::Scratch),
+            index: Cell::new(Base::Scratch),
+        });
         Source { doc, language, config, error, parser, tree, version }
     }
 
@@ -185,13 +259,13 @@ impl Source {
 
     /// Whether this version's outline is computed already (asking for it costs nothing).
     pub fn outline_ready(&self) -> bool {
-        self.version.outline.get().is_some()
+        self.version.editor.outline.get().is_some()
     }
 
     /// Whether an outline was computed for this version or an earlier one, so that asking
     /// for this version's updates it rather than extracting it from scratch.
     pub fn outline_started(&self) -> bool {
-        self.outline_ready() || !matches!(*self.version.base(), Base::Scratch)
+        self.outline_ready() || !matches!(*self.version.editor.base(), Base::Scratch)
     }
 
     /// The document text.
@@ -246,7 +320,7 @@ impl Source {
     fn after_edit(&mut self, edit: &TextEdit) {
         let previous = self.version.clone();
         // Until the tree is parsed again, this version has no outline (it is plain text).
-        self.version = Version::new(&self.doc, None, None, Base::Scratch);
+        self.version = Version::new(self, None, None, (Base::Scratch, Base::Scratch));
         let Some(tree) = self.tree.as_mut() else { return };
         if self.parser.is_none() {
             self.parser = self.config.as_ref().and_then(|config| {
@@ -275,24 +349,13 @@ impl Source {
         for r in old.changed_ranges(&new) {
             dirty = Span { start: dirty.start.min(r.start_byte), end: dirty.end.max(r.end_byte) };
         }
-        // Nothing is copied or moved here (the editor's thread): whoever asks for the
+        // Nothing is copied or moved here (the editor's thread): whoever asks for an
         // outline does that work, once.
-        let base = if previous.outline.get().is_some() {
-            Base::From { from: previous, edits: vec![shift], dirty }
-        } else {
-            let held = previous.base().clone();
-            match held {
-                Base::Scratch => Base::Scratch,
-                Base::Taken => Base::From { from: previous, edits: vec![shift], dirty },
-                Base::From { from, mut edits, dirty: d } => {
-                    edits.push(shift);
-                    let d = Span { start: shift.moved(d.start), end: shift.moved(d.end) };
-                    let dirty = Span { start: dirty.start.min(d.start), end: dirty.end.max(d.end) };
-                    Base::From { from, edits, dirty }
-                }
-            }
-        };
-        self.version = Version::new(&self.doc, Some(&new), self.config.as_ref(), base);
+        let bases = (
+            previous.next_base(Which::Editor, shift, dirty),
+            previous.next_base(Which::Index, shift, dirty),
+        );
+        self.version = Version::new(self, Some(&new), self.config.as_ref(), bases);
         self.tree = Some(new);
     }
 
@@ -301,7 +364,24 @@ impl Source {
     /// outline around the change rather than starting over, so its cost follows the size of
     /// the change, not of the document.
     pub fn outline(&self) -> Arc<Outline> {
-        self.version.outline()
+        self.version.outline(Which::Editor)
+    }
+
+    /// The workspace index's outline of the current version: the language's index query
+    /// ([`Registry::index_config`]) over this tree. Like [`Source::outline`], computed once per
+    /// version and shared with this version's snapshots, and after an edit updated from the
+    /// last computed one around the change. Empty for plain text.
+    pub fn index_outline(&self) -> Arc<Outline> {
+        self.version.outline(Which::Index)
+    }
+
+    /// The index query's outline extracted from scratch from the current tree, ignoring every
+    /// cache: what [`Source::index_outline`] must always equal. For tests and diagnostics.
+    pub fn index_outline_from_scratch(&self) -> Outline {
+        match (self.version.config(Which::Index), &self.tree) {
+            (Some(config), Some(tree)) => outline::extract(&config, tree, &self.doc),
+            _ => Outline::default(),
+        }
     }
 
     /// The outline extracted from scratch from the current tree, ignoring every cache: what

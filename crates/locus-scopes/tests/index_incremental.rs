@@ -1,0 +1,132 @@
+//! The workspace index's outline of an open document ([`Source::index_outline`]) is updated
+//! from the previous version's after an edit, as the editor's outline is: after random edits
+//! of real Python files it always equals the index query's outline extracted from scratch
+//! from the same tree, whichever of the two outlines was looked at between edits.
+
+use locus_doc::Document;
+use locus_scopes::{Registry, Source};
+use proptest::prelude::*;
+
+/// Real Python files of the repository (the fidelity and scope files), small to mid-sized,
+/// read once.
+fn files() -> &'static [String] {
+    static FILES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+        [
+            "scopes/python/compat.py",
+            "scopes/python/issue_11.py",
+            "scopes/python/pipeline.py",
+            "scopes/python/models.py",
+            "fidelity/files/py/typing_cases.py",
+            "fidelity/files/py/odd_cases.py",
+            "fidelity/files/py/pallets__click__src_click__winconsole.py",
+            "fidelity/files/py/pallets__click__src_click_exceptions.py",
+            "fidelity/files/py/python__cpython__Lib_statistics.py",
+        ]
+        .iter()
+        .map(|f| {
+            let path = root.join(f);
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        })
+        .collect()
+    })
+}
+
+/// Text an edit inserts: statements that add, shadow or hide definitions (the patterns the
+/// index skips among them: static conditions, `raise`, `global`, try/else), indentation,
+/// and pieces that break the syntax.
+fn fragment() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("def a():\n    pass\n"),
+            Just("def m(self, q: int = 1):\n        self.w = q\n"),
+            Just("class B:\n    pass\n"),
+            Just("    @property\n    def p(self):\n        return 1\n"),
+            Just("X = 3\n"),
+            Just("X: int = 3\n"),
+            Just("raise SystemExit\n"),
+            Just("return\n"),
+            Just("if sys.platform == 'win32':\n    def w():\n        pass\n"),
+            Just("if TYPE_CHECKING:\n    T = int\nelse:\n    def T():\n        pass\n"),
+            Just("assert sys.version_info < (3, 8)\n"),
+            Just("global X\n"),
+            Just("try:\n    pass\nexcept E:\n    def e():\n        pass\nelse:\n    def e():\n        pass\n"),
+            Just("    "),
+            Just("\n"),
+            Just(":"),
+            Just("("),
+            Just("x"),
+            Just("# "),
+            Just("\"\"\""),
+        ],
+        0..4,
+    )
+    .prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn the_index_outline_updated_after_edits_equals_one_from_scratch(
+        file in 0usize..9,
+        edits in proptest::collection::vec(
+            (any::<prop::sample::Index>(), 0usize..80, fragment(), 0u8..4),
+            1..10,
+        ),
+    ) {
+        let python = Registry::builtin().by_id("python");
+        let mut source = Source::new(Document::new(&files()[file], 0), python);
+        let _ = source.index_outline();
+        for (i, (at, removed, text, look)) in edits.into_iter().enumerate() {
+            let len = source.doc().len_bytes();
+            // Mostly at a line start, where whole statements go.
+            let mut start = source.doc().floor_char_boundary(at.index(len + 1));
+            if look != 3 {
+                let line = source.doc().rope().byte_to_line(start);
+                start = source.doc().rope().line_to_byte(line);
+            }
+            let end = source.doc().floor_char_boundary((start + removed % 3 * removed).min(len));
+            source.replace_bytes(start, end.max(start), &text);
+            source.set_version(i as i32 + 1);
+            // Look at either outline, both or neither between edits: each is updated from
+            // the last computed version of its own.
+            match look {
+                0 => {
+                    let _ = source.index_outline();
+                }
+                1 => {
+                    let _ = source.outline();
+                }
+                2 => {
+                    let _ = (source.outline(), source.index_outline());
+                }
+                _ => {}
+            }
+        }
+        prop_assert_eq!(&*source.index_outline(), &source.index_outline_from_scratch());
+        prop_assert_eq!(&*source.outline(), &source.outline_from_scratch());
+    }
+}
+
+/// A snapshot and its source share one index outline per version; the index's keeps a def
+/// the editor's hides; after an edit the updated index outline has the new def.
+#[test]
+fn snapshots_share_the_index_outline_and_edits_update_it() {
+    let python = Registry::builtin().by_id("python");
+    let text = "class A:\n    def m(self):\n        pass\n\nif sys.platform == 'win32':\n    def w():\n        pass\n";
+    let mut source = Source::new(Document::new(text, 0), python);
+    let snapshot = source.snapshot();
+    let first = snapshot.index_outline();
+    assert!(std::sync::Arc::ptr_eq(&first, &source.index_outline()));
+    // `w` is hidden from the editor (a false static condition), kept by the index.
+    let names =
+        |o: &locus_scopes::Outline| o.symbols.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&first), ["A", "w"]);
+    assert_eq!(names(&source.outline()), ["A"]);
+    let end = source.doc().len_bytes();
+    source.replace_bytes(end, end, "def f():\n    pass\n");
+    assert_eq!(names(&source.index_outline()), ["A", "w", "f"]);
+    assert_eq!(*source.index_outline(), source.index_outline_from_scratch());
+}
