@@ -46,6 +46,32 @@ def inspector_bin() -> str:
     return path
 
 
+def read_framed(stream) -> "dict | None":
+    """The next `Content-Length`-framed JSON message of `stream` (LSP; tsserver answers the
+    same way, with a line break after each body: blank lines before a header are skipped), or
+    None at the end of the stream."""
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        line = line.strip()
+        if not line:
+            if length is not None:
+                break
+            continue
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(stream.read(length))
+
+
+def send_framed(stream, message: dict):
+    """Writes `message` to `stream` with its `Content-Length` header, and flushes."""
+    body = json.dumps(message).encode()
+    stream.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stream.flush()
+
+
 class Env:
     """A test's runtime directory (where discovery files go) and workspace."""
 
@@ -77,24 +103,11 @@ class Sidecar:
         self.record = self._wait_record()
 
     def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            self.messages.put(json.loads(out.read(length)))
+        while (message := read_framed(self.proc.stdout)) is not None:
+            self.messages.put(message)
 
     def _send(self, message: dict):
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
+        send_framed(self.proc.stdin, message)
 
     def notify(self, method: str, params):
         self._send({"jsonrpc": "2.0", "method": method, "params": params})

@@ -50,6 +50,9 @@ sys.path.insert(0, str(BENCHES))
 sys.dont_write_bytecode = True  # no __pycache__ beside the benches
 from stdlib import ROOT, cold, pct, proc_figures, summary, with_session  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+from mcp_common import read_framed, send_framed  # noqa: E402  (the e2e tests' LSP framing)
+
 COMMIT = "c66a38110467826d2eb718fccd88eb2692d28969"  # eclipse-theia/theia, 2026-08-21
 REPO = "https://github.com/eclipse-theia/theia"
 OPENED = "packages/core/src/browser/frontend-application.ts"
@@ -187,27 +190,13 @@ class Framed:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
-        out = self.proc.stdout
         while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    with self.cond:
-                        self.messages.append(None)
-                        self.cond.notify_all()
-                    return
-                line = line.strip()
-                if not line:
-                    if length is not None:
-                        break
-                    continue
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            msg = json.loads(out.read(length))
+            msg = read_framed(self.proc.stdout)  # None at the end: next() says the peer exited
             with self.cond:
                 self.messages.append(msg)
                 self.cond.notify_all()
+            if msg is None:
+                return
 
     def next(self, timeout=600):
         deadline = time.monotonic() + timeout
@@ -233,9 +222,7 @@ class Lsp(Framed):
         self.seq = 0
 
     def send(self, msg):
-        body = json.dumps(msg).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
+        send_framed(self.proc.stdin, msg)
 
     def notify(self, method, params):
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
