@@ -54,6 +54,17 @@ fn search(bencher: divan::Bencher, text: &str) {
     bencher.bench(|| divan::black_box(index.search(&query).hits.len()));
 }
 
+/// An index built over the corpus's large files, the path of `checker.py` there and its text.
+fn checker_indexed() -> (Arc<Index>, PathBuf, String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
+    let text = std::fs::read_to_string(&path).expect("the corpus's checker.py");
+    let path = std::fs::canonicalize(&path).unwrap();
+    let index = Index::start(vec![path.parent().unwrap().to_path_buf()], config());
+    assert!(index.wait_built(Duration::from_secs(600)));
+    (index, path, text)
+}
+
 /// `sync_open` of the 10k-line `checker.py`, open with a parsed source, at a new version each
 /// time (as after an edit): the index query's full extraction over the editor's tree, what
 /// the first `symbol_search` after an edit pays in the tool call's thread (the editor's own
@@ -63,12 +74,7 @@ fn sync_open_python(bencher: divan::Bencher) {
     use locus_doc::Document;
     use locus_index::OpenDoc;
     use locus_scopes::{Registry, Source};
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
-    let text = std::fs::read_to_string(&path).expect("the corpus's checker.py");
-    let path = std::fs::canonicalize(&path).unwrap();
-    let index = Index::start(vec![path.parent().unwrap().to_path_buf()], config());
-    assert!(index.wait_built(Duration::from_secs(600)));
+    let (index, path, text) = checker_indexed();
     let language = Registry::builtin().by_id("python");
     let open = |version| {
         let doc = Document::new(&text, version);
@@ -96,12 +102,7 @@ fn sync_open_python_edited(bencher: divan::Bencher, place: &str) {
     use locus_doc::Document;
     use locus_index::OpenDoc;
     use locus_scopes::{Registry, Source};
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
-    let text = std::fs::read_to_string(&path).expect("the corpus's checker.py");
-    let path = std::fs::canonicalize(&path).unwrap();
-    let index = Index::start(vec![path.parent().unwrap().to_path_buf()], config());
-    assert!(index.wait_built(Duration::from_secs(600)));
+    let (index, path, text) = checker_indexed();
     let mut source = Source::new(Document::new(&text, 0), Registry::builtin().by_id("python"));
     let body = text.find("lit = literal_hash(lvalue)\n").expect("a line of checker.py");
     let open = |source: &Source| OpenDoc {

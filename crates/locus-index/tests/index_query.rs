@@ -161,21 +161,6 @@ fn python_files() -> Vec<(String, PathBuf)> {
     files
 }
 
-/// One symbol a line: depth, kind, name, range and selection in bytes (as
-/// `locus-scopes`'s `outline_dump` example prints them, to compare two outlines exactly).
-fn dump(out: &mut String, symbols: &[locus_scopes::Symbol], depth: usize) {
-    use std::fmt::Write as _;
-    for s in symbols {
-        writeln!(
-            out,
-            "{:depth$}{:?} {:?} {}-{} {}-{}",
-            "", s.kind, s.name, s.range.start, s.range.end, s.selection.start, s.selection.end
-        )
-        .unwrap();
-        dump(out, &s.children, depth + 1);
-    }
-}
-
 /// FNV-1a, 64 bits: a digest that stays the same across Rust releases and platforms
 /// (`std`'s hashers promise neither), for a golden file that would otherwise hold megabytes.
 fn fnv1a(text: &str) -> u64 {
@@ -198,8 +183,7 @@ fn the_python_index_outlines_of_the_corpus_are_the_recorded_ones() {
     for (label, path) in python_files() {
         let text = std::fs::read_to_string(&path).unwrap();
         let outline = locus_scopes::index_outline(&locus_doc::Document::new(&text, 0), python);
-        let mut lines = String::new();
-        dump(&mut lines, &outline.symbols, 0);
+        let lines = outline.dump();
         out.push_str(&format!(
             "{label} {} {:016x}\n",
             outline.total,

@@ -5,19 +5,7 @@
 use std::fmt::Write as _;
 
 use locus_doc::Document;
-use locus_scopes::{Registry, Source, Symbol};
-
-fn dump(out: &mut String, symbols: &[Symbol], depth: usize) {
-    for s in symbols {
-        writeln!(
-            out,
-            "{:depth$}{:?} {:?} {}-{} {}-{}",
-            "", s.kind, s.name, s.range.start, s.range.end, s.selection.start, s.selection.end
-        )
-        .unwrap();
-        dump(out, &s.children, depth + 1);
-    }
-}
+use locus_scopes::{Registry, Source};
 
 fn main() {
     let mut out = String::new();
@@ -29,7 +17,7 @@ fn main() {
             panic!("{path}: {e}");
         }
         writeln!(out, "== {path}").unwrap();
-        dump(&mut out, &source.outline().symbols, 0);
+        out.push_str(&source.outline().dump());
     }
     print!("{out}");
 }

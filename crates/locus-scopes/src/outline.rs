@@ -69,6 +69,29 @@ impl PartialEq for Outline {
 
 impl Eq for Outline {}
 
+impl Outline {
+    /// The symbols as text, one a line, indented by depth: kind, name, range and selection in
+    /// bytes. For comparing two outlines exactly (`examples/outline_dump`, the index's
+    /// recorded outlines in `locus-index`'s tests).
+    pub fn dump(&self) -> String {
+        fn lines(out: &mut String, symbols: &[Symbol], depth: usize) {
+            use std::fmt::Write as _;
+            for s in symbols {
+                let (r, n) = (s.range, s.selection);
+                let _ = writeln!(
+                    out,
+                    "{:depth$}{:?} {:?} {}-{} {}-{}",
+                    "", s.kind, s.name, r.start, r.end, n.start, n.end
+                );
+                lines(out, &s.children, depth + 1);
+            }
+        }
+        let mut out = String::new();
+        lines(&mut out, &self.symbols, 0);
+        out
+    }
+}
+
 /// The names joining may tie together in some region, by the rules of the `join` function
 /// below: a `static` group joins only a name a function or a `prototype` group declared; a
 /// `prototype` group joins (or is swallowed by) any earlier sibling of its name, and an
