@@ -25,8 +25,6 @@ pub use builtin::LanguageEntry;
 pub use indexing::{index_outline, index_outline_of_source};
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
-pub use query::{
-    INDEX_FILE, LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source,
-};
+pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source};
 pub use registry::{Language, Registry};
 pub use source::Source;

@@ -233,11 +233,6 @@ impl fmt::Debug for LanguageConfig {
 /// The name of the one query file every language has.
 pub const SYMBOLS_FILE: &str = "symbols.scm";
 
-/// The name of the query file the workspace index once compiled instead of [`SYMBOLS_FILE`].
-/// No language has one: the index's query is [`SYMBOLS_FILE`] less its `index.skip` patterns
-/// (`Registry::index_config`).
-pub const INDEX_FILE: &str = "index.scm";
-
 impl LanguageConfig {
     pub(crate) fn load(entry: &LanguageEntry) -> Result<LanguageConfig, QueryError> {
         let (path, source) = LanguageConfig::read(entry)?;
