@@ -23,7 +23,8 @@ fn folder() -> PathBuf {
 }
 
 fn config() -> Config {
-    Config { watch: false, ..Config::standard() }
+    // No symbol cache: every build parses, as a first start does.
+    Config { watch: false, cache_dir: None, ..Config::standard() }
 }
 
 fn index() -> &'static Arc<Index> {

@@ -5,8 +5,10 @@
     target/peers/venv/bin/python crates/locus-index/benches/stdlib.py [--locus target/release/locus]
         [--runs 5] [--queries 2000] [--skip-agreement]
 
-Prints JSON lines: `cold` (per run: wall, CPU, peak RSS of `locus symbols` indexing the tree
-in-process), `query` (durations inside Locus, from the envelopes' `meta.durationMs`, through
+Prints JSON lines: `cold` (per run: wall, CPU, peak RSS of `locus mcp` indexing the tree
+in-process, each run with an empty symbol cache: a first start), `warm` (the same with the
+symbol cache a first start wrote: a start after the first; `--cache-only` stops there),
+`query` (durations inside Locus, from the envelopes' `meta.durationMs`, through
 one `locus mcp` session), `disk_edit` (a file written on disk until `symbol_search` finds
 its new name), `agreement` (every class, function and method `ast` finds, looked up by name
 when the name occurs at most three times, else as `Container.name`: found in the top 10 at
@@ -63,11 +65,14 @@ def proc_figures(pid: int) -> dict:
     return {"cpu_s": (int(stat[11]) + int(stat[12])) / ticks, "rss_mb": kb("VmRSS"), "peak_rss_mb": kb("VmHWM")}
 
 
-async def cold_run(locus: str, tree: Path) -> dict:
-    """A fresh `locus mcp` (in-process): from its start until its index is built, then its
-    CPU time and memory."""
+async def cold_run(locus: str, tree: Path, cache_dir: str, wait_for_cache: bool = False) -> dict:
+    """A fresh `locus mcp` (in-process) with its symbol cache in `cache_dir`: from its start
+    until its index is built, then its CPU time and memory (before the cache is written, which
+    happens after the build, on a thread of its own). With `wait_for_cache`, the session stays
+    until the cache file is written."""
     params = StdioServerParameters(command=locus, args=["mcp", "--workspace", str(tree)], cwd=str(tree),
-                                   env=dict(os.environ, XDG_RUNTIME_DIR=tempfile.mkdtemp()))
+                                   env=dict(os.environ, XDG_RUNTIME_DIR=tempfile.mkdtemp(),
+                                            LOCUS_CACHE_DIR=cache_dir, LOCUS_INDEX_CACHE="1"))
     start = time.perf_counter()
     async with Client(params) as client:
         while True:
@@ -78,15 +83,27 @@ async def cold_run(locus: str, tree: Path) -> dict:
         status = (await client.call_tool("bridge_status", {})).structured_content["data"]
         index = status["symbolIndex"]
         figures = proc_figures(status["pid"])
+        if wait_for_cache:
+            deadline = time.time() + 120
+            while not list(Path(cache_dir, "index").glob("*.symbols")):
+                if time.time() > deadline:
+                    raise SystemExit(f"no symbol cache written under {cache_dir} within 120 s")
+                await asyncio.sleep(0.05)
         return {"wall_s": wall, "build_s": index["buildMs"] / 1000, "files": index["files"], "load1": os.getloadavg()[0],
                 "symbols": index["symbols"], "skipped": index["skipped"], "index_mb": index["memoryBytes"] / 2**20,
-                **figures}
+                "from_cache": index.get("filesFromCache", 0), **figures}
 
 
-def cold(locus: str, tree: Path, runs: int) -> dict:
-    results = [asyncio.run(cold_run(locus, tree)) for _ in range(runs)]
+def cold(locus: str, tree: Path, runs: int, cache_dir: str | None = None) -> dict:
+    """`runs` starts, each with an empty cache (`cache_dir` None) or with the cache in
+    `cache_dir` (made by a first start when empty)."""
+    if cache_dir is not None and not list(Path(cache_dir, "index").glob("*.symbols")):
+        asyncio.run(cold_run(locus, tree, cache_dir, wait_for_cache=True))
+    results = [asyncio.run(cold_run(locus, tree, cache_dir or tempfile.mkdtemp())) for _ in range(runs)]
     out = {k: summary([r[k] for r in results]) for k in ["wall_s", "build_s", "cpu_s", "rss_mb", "peak_rss_mb", "index_mb", "load1"]}
-    out.update({k: results[-1][k] for k in ["files", "symbols", "skipped"]})
+    out.update({k: results[-1][k] for k in ["files", "symbols", "skipped", "from_cache"]})
+    if cache_dir is not None:
+        out["cache_mb"] = sum(p.stat().st_size for p in Path(cache_dir, "index").glob("*.symbols")) / 2**20
     return out
 
 
@@ -126,7 +143,7 @@ KINDS = {"Class": {"Class"}, "Function": {"Function"}, "Method": {"Method", "Con
 
 async def with_session(locus: str, tree: Path, body):
     params = StdioServerParameters(command=locus, args=["mcp", "--workspace", str(tree)], cwd=str(tree),
-                                   env=dict(os.environ, XDG_RUNTIME_DIR=tempfile.mkdtemp()))
+                                   env=dict(os.environ, XDG_RUNTIME_DIR=tempfile.mkdtemp(), LOCUS_INDEX_CACHE="0"))
     async with Client(params) as client:
         # The first search waits for the index.
         for _ in range(100):
@@ -235,6 +252,7 @@ def main():
     ap.add_argument("--edits", type=int, default=20)
     ap.add_argument("--skip-agreement", action="store_true")
     ap.add_argument("--editor-only", action="store_true")
+    ap.add_argument("--cache-only", action="store_true", help="only the cold and warm starts")
     args = ap.parse_args()
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     tree = stdlib_copy(Path(args.dir))
@@ -247,6 +265,14 @@ def main():
         print(json.dumps({"editor_edit": asyncio.run(editor_edits(tree, args.edits))}), flush=True)
         return
     print(json.dumps({"cold": cold(args.locus, tree, args.runs)}), flush=True)
+    warm_cache = tempfile.mkdtemp(prefix="locus-bench-cache-")
+    try:
+        print(json.dumps({"warm": cold(args.locus, tree, args.runs, warm_cache)}), flush=True)
+    finally:
+        shutil.rmtree(warm_cache, ignore_errors=True)
+    if args.cache_only:
+        print(json.dumps({"loadavg_after": os.getloadavg()}), flush=True)
+        return
     symbols, bad = ast_symbols(tree)
     names = sorted({s[1] for s in symbols})
 

@@ -8,13 +8,13 @@ use locus_scopes::{Language, Outline, Registry, Symbol, SymbolKind};
 /// The longest name indexed, in bytes: a longer one (generated code, a heading of a whole
 /// paragraph) is indexed under its first 256 bytes, cut at a character boundary, so a prefix
 /// of it still finds it; its signature line shows the rest as far as it fits.
-const MAX_NAME: usize = 256;
+pub(crate) const MAX_NAME: usize = 256;
 
 /// No parent: a top-level symbol.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 
 /// The longest signature kept, in bytes (cut at a character boundary, with `…`).
-const MAX_SIGNATURE: usize = 160;
+pub(crate) const MAX_SIGNATURE: usize = 160;
 
 /// One symbol of a file, without its tree.
 #[derive(Debug, Clone, PartialEq, Eq)]

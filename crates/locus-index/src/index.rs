@@ -11,6 +11,7 @@ use locus_doc::Document;
 use locus_scopes::{Language, Registry, Source};
 use rayon::prelude::*;
 
+use crate::cache::{Cache, Fingerprint, INTERVAL};
 use crate::file::{self, Sym};
 use crate::search::{self, Hit, Query};
 use crate::store::Store;
@@ -33,6 +34,14 @@ pub struct Config {
     pub threads: usize,
     /// Whether to watch the folders for changes on disk.
     pub watch: bool,
+    /// The directory of the symbol cache (one file per workspace folder), `None` for no
+    /// cache. By default `$LOCUS_CACHE_DIR/index`, else `$XDG_CACHE_HOME/locus/index`, else
+    /// `~/.cache/locus/index`; `LOCUS_INDEX_CACHE=0` turns it off.
+    pub cache_dir: Option<PathBuf>,
+    /// What identifies the code that computes symbols, part of the cache's key: a cache
+    /// written under another is ignored. By default Locus's version and the running
+    /// executable's size and modification time (any rebuild of Locus).
+    pub cache_version: String,
 }
 
 impl Config {
@@ -57,12 +66,49 @@ impl Config {
             skip_languages: DATA_LANGUAGES.iter().map(|s| s.to_string()).collect(),
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             watch: true,
+            cache_dir: standard_cache_dir(),
+            cache_version: standard_cache_version(),
         }
+    }
+
+    /// The file that holds the symbol cache of a workspace folder under this configuration
+    /// (whether or not it exists yet), `None` when the cache is off.
+    pub fn cache_file(&self, folder: &Path) -> Option<PathBuf> {
+        Some(Cache::file_of(self.cache_dir.as_deref()?, folder))
     }
 
     pub(crate) fn indexes(&self, language: Language) -> bool {
         !self.skip_languages.iter().any(|s| s == language.id())
     }
+}
+
+/// The symbol cache's directory from the environment (see [`Config::cache_dir`]).
+fn standard_cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(v) = std::env::var_os("LOCUS_INDEX_CACHE")
+        && matches!(v.to_str().map(str::trim), Some("0" | "off" | "false" | "no"))
+    {
+        return None;
+    }
+    if let Some(dir) = var("LOCUS_CACHE_DIR") {
+        return Some(dir.join("index"));
+    }
+    // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
+    if let Some(dir) = var("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
+        return Some(dir.join("locus").join("index"));
+    }
+    var("HOME").map(|h| h.join(".cache").join("locus").join("index"))
+}
+
+/// Locus's version and the running executable's identity: a rebuilt Locus may outline
+/// differently under the same version number, so its caches are not trusted.
+fn standard_cache_version() -> String {
+    let exe = std::env::current_exe().and_then(std::fs::metadata).map(|m| {
+        let modified =
+            m.modified().ok().and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok());
+        format!("{} bytes, modified {:?}", m.len(), modified.unwrap_or_default())
+    });
+    format!("locus {} ({})", env!("CARGO_PKG_VERSION"), exe.unwrap_or_else(|e| e.to_string()))
 }
 
 /// How far a build is.
@@ -128,6 +174,8 @@ pub struct Status {
     pub open_documents: usize,
     /// Set when the memory cap stopped the index: what to do about it.
     pub capped: Option<String>,
+    /// Files of the last build whose symbols came from the symbol cache (not parsed).
+    pub from_cache: usize,
 }
 
 /// A search's answer.
@@ -186,6 +234,19 @@ pub struct Index {
     /// Open documents whose text replaces the disk's: path → (version, length).
     overlays: Mutex<HashMap<PathBuf, (i32, usize)>>,
     changes: Mutex<Sender<Vec<PathBuf>>>,
+    /// The symbol cache, unless it is off.
+    cache: Option<Arc<Cache>>,
+    /// Files of the last build taken from the cache.
+    from_cache: AtomicUsize,
+}
+
+impl Drop for Index {
+    fn drop(&mut self) {
+        if let Some(cache) = &self.cache {
+            lock(&cache.writes).closed = true;
+            cache.wake.notify_all();
+        }
+    }
 }
 
 impl std::fmt::Debug for Index {
@@ -198,6 +259,7 @@ impl Index {
     /// An index of `folders`, built in the background from now on.
     pub fn start(folders: Vec<PathBuf>, config: Config) -> Arc<Index> {
         let (tx, rx) = channel();
+        let cache = Cache::new(&config);
         let index = Arc::new(Index {
             config,
             folders: RwLock::new(Vec::new()),
@@ -217,7 +279,18 @@ impl Index {
             refused: Mutex::new(None),
             overlays: Mutex::new(HashMap::new()),
             changes: Mutex::new(tx),
+            cache: cache.clone(),
+            from_cache: AtomicUsize::new(0),
         });
+        if let Some(cache) = cache {
+            let weak = Arc::downgrade(&index);
+            let spawned = std::thread::Builder::new()
+                .name("locus-index-cache".into())
+                .spawn(move || write_cache(&cache, &weak));
+            if let Err(e) = spawned {
+                eprintln!("locus-index: cannot start the symbol cache's writer: {e}");
+            }
+        }
         let weak = Arc::downgrade(&index);
         let spawned = std::thread::Builder::new()
             .name("locus-index-updates".into())
@@ -258,9 +331,12 @@ impl Index {
         self.building.store(true, Ordering::SeqCst);
         *lock(&self.built.0) = false;
         let index = self.clone();
-        let spawned = std::thread::Builder::new()
-            .name("locus-index-build".into())
-            .spawn(move || index.build(&folders, generation));
+        let spawned =
+            std::thread::Builder::new().name("locus-index-build".into()).spawn(move || {
+                if index.build(&folders, generation) {
+                    index.cache_changed(true);
+                }
+            });
         if let Err(e) = spawned {
             *lock(&self.watch_error) = Some(format!("cannot start the index build: {e}"));
             self.finish_build();
@@ -315,6 +391,7 @@ impl Index {
             watching: if self.config.watch { watching } else { Err("not asked to".into()) },
             open_documents: lock(&self.overlays).len(),
             capped: self.warning(),
+            from_cache: self.from_cache.load(Ordering::Relaxed),
         }
     }
 
@@ -445,6 +522,7 @@ impl Index {
             }
         }
         self.touch();
+        self.cache_changed(false);
     }
 
     fn admitted(&self, path: &Path) -> bool {
@@ -459,7 +537,7 @@ impl Index {
     /// Reads one file from disk and sets its symbols (or forgets it when skipped); an open
     /// document keeps the editor's text.
     fn update_file(&self, path: &Path) {
-        let outcome = outline_file(path, &self.config);
+        let outcome = outline_file(path, &self.config, self.cache.is_some());
         let folders = self.folders();
         let overlays = lock(&self.overlays);
         if overlays.contains_key(path) {
@@ -467,8 +545,9 @@ impl Index {
         }
         let mut store = write(&self.store);
         match outcome {
-            Outcome::Symbols(syms) => {
-                self.insert_capped(&mut store, path, syms, None, &folders);
+            Outcome::Symbols(syms, fingerprint) => {
+                let kept = self.insert_capped(&mut store, path, syms, None, &folders);
+                self.set_fingerprint(path, fingerprint.filter(|_| kept));
             }
             Outcome::Skipped(_) | Outcome::NotSource => {
                 store.remove(path);
@@ -512,7 +591,67 @@ impl Index {
         *lock(&self.last_update) = Some(SystemTime::now());
     }
 
-    fn build(self: &Arc<Self>, folders: &[PathBuf], generation: u64) {
+    /// Records the fingerprint of the disk text a file's symbols come from (`None`: they may
+    /// not be cached). Called with the store's lock held, after the store changed.
+    fn set_fingerprint(&self, path: &Path, fingerprint: Option<Fingerprint>) {
+        if let Some(cache) = &self.cache {
+            let mut fps = lock(&cache.fingerprints);
+            match fingerprint {
+                Some(fp) => fps.insert(path.to_path_buf(), fp),
+                None => fps.remove(path),
+            };
+        }
+    }
+
+    /// The store changed: the cache is written again, `now` or within [`INTERVAL`].
+    fn cache_changed(&self, now: bool) {
+        if let Some(cache) = &self.cache {
+            let mut w = lock(&cache.writes);
+            w.dirty = true;
+            w.now |= now;
+            cache.wake.notify_all();
+        }
+    }
+
+    /// Writes the symbol cache now if the index changed since it was last written, after a
+    /// write under way ends (for a clean shutdown, and tests); does nothing while a build
+    /// runs (its end writes it) or when the cache is off.
+    pub fn save_cache(&self) {
+        self.try_save_cache();
+    }
+
+    /// [`Index::save_cache`]; returns false when a build runs (nothing is written).
+    fn try_save_cache(&self) -> bool {
+        let Some(cache) = &self.cache else { return true };
+        let _writing = lock(&cache.writing);
+        {
+            let mut w = lock(&cache.writes);
+            if self.building.load(Ordering::SeqCst) {
+                return false;
+            }
+            if !w.dirty {
+                return true;
+            }
+            w.dirty = false;
+            w.now = false;
+            w.last = Some(Instant::now());
+        }
+        // A snapshot: the symbols are shared, so the store's lock is held for a moment.
+        let files: Vec<_> = {
+            let store = read(&self.store);
+            let fps = lock(&cache.fingerprints);
+            store
+                .disk_files()
+                .filter_map(|(p, syms)| Some((p.clone(), syms.clone(), *fps.get(&**p)?)))
+                .collect()
+        };
+        cache.write(&self.folders(), &files, &self.config);
+        true
+    }
+
+    /// Builds the index of `folders`; returns whether it read files the cache lacks (or the
+    /// cache holds files that are gone), so the cache should be written.
+    fn build(self: &Arc<Self>, folders: &[PathBuf], generation: u64) -> bool {
         // The walk's threads and the outlining pool are started from here: they inherit it.
         lower_priority();
         // Whatever happens below (a panic included), a build still current ends as built.
@@ -522,9 +661,14 @@ impl Index {
         self.done.store(0, Ordering::SeqCst);
         self.total.store(0, Ordering::SeqCst);
         let threads = self.config.threads.max(1);
-        let (files, dirs) = walk::walk(folders, &self.config, threads);
+        // The cache is read while the folders are walked.
+        let ((files, dirs), mut cached) = std::thread::scope(|s| {
+            let loader = self.cache.as_ref().map(|c| s.spawn(|| c.load(folders, &self.config)));
+            let walked = walk::walk(folders, &self.config, threads);
+            (walked, loader.and_then(|l| l.join().ok()).unwrap_or_default())
+        });
         if !current() {
-            return;
+            return false;
         }
         {
             // The open documents stay, with the editor's symbols: reset under both locks
@@ -533,6 +677,9 @@ impl Index {
             let mut overlays = lock(&self.overlays);
             let mut store = write(&self.store);
             let mut fresh = Store::default();
+            if let Some(cache) = &self.cache {
+                lock(&cache.fingerprints).clear();
+            }
             overlays.retain(|path, _| {
                 if !folders.iter().any(|f| path.starts_with(f)) {
                     return false;
@@ -555,27 +702,71 @@ impl Index {
             .thread_name(|i| format!("locus-index-{i}"))
             .start_handler(|_| lower_priority())
             .build();
+        // Files whose fingerprint is the one cached: their symbols, without reading them;
+        // the others are read.
+        let mut hits = Vec::new();
+        let mut files: Vec<(u64, PathBuf)> = files
+            .into_iter()
+            .filter_map(|p| {
+                let meta = std::fs::metadata(&p).ok();
+                let fp = meta.as_ref().map(Fingerprint::of);
+                match cached.remove(&p) {
+                    Some((was, syms)) if Some(was) == fp => {
+                        hits.push((p, syms, was));
+                        None
+                    }
+                    _ => Some((meta.map_or(0, |m| m.len()), p)),
+                }
+            })
+            .collect();
+        // Cached files the walk no longer finds (deleted, or ignored now).
+        let mut stale = !cached.is_empty();
+        drop(cached);
+        self.from_cache.store(hits.len(), Ordering::Relaxed);
+        let mut hits = hits.into_iter().peekable();
+        while hits.peek().is_some() && current() {
+            let batch: Vec<_> = hits.by_ref().take(64).collect();
+            let n = batch.len();
+            let overlays = lock(&self.overlays);
+            let mut store = write(&self.store);
+            for (path, syms, fp) in batch {
+                if !overlays.contains_key(&path) {
+                    let kept = self.insert_capped(&mut store, &path, syms, None, folders);
+                    self.set_fingerprint(&path, kept.then_some(fp));
+                }
+            }
+            drop((store, overlays));
+            self.done.fetch_add(n, Ordering::Relaxed);
+        }
         // Largest files first, one file a task: the pool's threads take the next file as
         // they finish, so no large file starts last and leaves a core idle at the end.
-        let mut files: Vec<(u64, PathBuf)> =
-            files.into_iter().map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p)).collect();
         files.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let fresh = AtomicBool::new(false);
         let work = |(_, path): &(u64, PathBuf)| {
             if !current() {
                 return;
             }
-            let outcome = outline_file(path, &self.config);
-            self.commit(vec![(path, outcome)], folders);
+            let outcome = outline_file(path, &self.config, self.cache.is_some());
+            if self.commit(vec![(path, outcome)], folders) {
+                fresh.store(true, Ordering::Relaxed);
+            }
             self.done.fetch_add(1, Ordering::Relaxed);
         };
         match pool {
             Ok(pool) => pool.install(|| files.par_iter().with_max_len(1).for_each(work)),
             Err(_) => files.iter().for_each(work),
         }
+        stale |= fresh.into_inner();
         if current() {
             self.build_ms.store(started.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
             self.touch();
+            if stale && let Some(cache) = &self.cache {
+                // Set before the build ends (a save asked once it has ends writes); the
+                // writer is woken after.
+                lock(&cache.writes).dirty = true;
+            }
         }
+        current() && stale
     }
 
     fn finish_build(&self) {
@@ -585,19 +776,24 @@ impl Index {
         cv.notify_all();
     }
 
-    /// Inserts a batch of outlined files (open documents keep the editor's text).
-    fn commit(&self, outcomes: Vec<(&PathBuf, Outcome)>, folders: &[PathBuf]) {
+    /// Inserts a batch of outlined files (open documents keep the editor's text); returns
+    /// whether one of them may be cached.
+    fn commit(&self, outcomes: Vec<(&PathBuf, Outcome)>, folders: &[PathBuf]) -> bool {
         let mut skipped = Skipped::default();
+        let mut cacheable = false;
         {
             let overlays = lock(&self.overlays);
             let mut store = write(&self.store);
             for (path, outcome) in outcomes {
                 match outcome {
-                    Outcome::Symbols(syms) => {
+                    Outcome::Symbols(syms, fingerprint) => {
                         if overlays.contains_key(path.as_path()) {
                             continue;
                         }
-                        self.insert_capped(&mut store, path, syms, None, folders);
+                        let kept = self.insert_capped(&mut store, path, syms, None, folders);
+                        let fingerprint = fingerprint.filter(|_| kept);
+                        cacheable |= fingerprint.is_some();
+                        self.set_fingerprint(path, fingerprint);
                     }
                     Outcome::Skipped(Skip::NotUtf8) => skipped.not_utf8 += 1,
                     Outcome::Skipped(Skip::Binary) => skipped.binary += 1,
@@ -614,6 +810,7 @@ impl Index {
         total.too_large += skipped.too_large;
         total.minified += skipped.minified;
         total.unreadable += skipped.unreadable;
+        cacheable
     }
 
     /// Watches `dirs` (each alone: ignored folders are never watched).
@@ -655,16 +852,22 @@ impl Index {
 
 /// What reading and outlining a file gave.
 enum Outcome {
-    Symbols(Vec<Sym>),
+    /// With the file's fingerprint from before it was read, when it may be cached.
+    Symbols(Vec<Sym>, Option<Fingerprint>),
     Skipped(Skip),
     NotSource,
 }
 
 /// Reads and outlines a file; a panic doing so skips the file (counted as unreadable, the
 /// path logged) instead of stopping the index.
-fn outline_file(path: &Path, config: &Config) -> Outcome {
+fn outline_file(path: &Path, config: &Config, cached: bool) -> Outcome {
+    // Taken before the read: a write after it changes the fingerprint, so symbols are never
+    // recorded under a fingerprint newer than their text.
+    let fingerprint = if cached { Fingerprint::settled(path) } else { None };
     guarded(path, || match walk::read(path, config) {
-        Read_::Text(text, language) => Outcome::Symbols(file::symbols_of_text(&text, language)),
+        Read_::Text(text, language) => {
+            Outcome::Symbols(file::symbols_of_text(&text, language), fingerprint)
+        }
         Read_::Skipped(why) => Outcome::Skipped(why),
         Read_::NotSource => Outcome::NotSource,
     })
@@ -735,6 +938,37 @@ fn follow_changes(index: &Weak<Index>, rx: &Receiver<Vec<PathBuf>>) {
         // A panic (outlining is already guarded file by file) must not end the updates.
         let first = paths.first().cloned().unwrap_or_default();
         let _ = guarded(&first, || index.apply_paths(paths));
+    }
+}
+
+/// How often the cache's writer looks again while a build defers a write.
+const BUILDING_POLL: Duration = Duration::from_millis(200);
+
+/// The cache's writer thread: writes it when asked `now` (a build ended), else at most every
+/// [`INTERVAL`] while the index changes; ends with the index.
+fn write_cache(cache: &Cache, index: &Weak<Index>) {
+    lower_priority();
+    let mut w = lock(&cache.writes);
+    loop {
+        if w.closed {
+            return;
+        }
+        let since = w.last.map_or(INTERVAL, |t| t.elapsed());
+        if w.dirty && (w.now || since >= INTERVAL) {
+            drop(w);
+            let Some(index) = index.upgrade() else { return };
+            let saved = index.try_save_cache();
+            drop(index);
+            w = lock(&cache.writes);
+            if !saved {
+                // A build runs: its end asks again (or this looks again soon).
+                w = cache.wake.wait_timeout(w, BUILDING_POLL).unwrap_or_else(|e| e.into_inner()).0;
+            }
+        } else if w.dirty {
+            w = cache.wake.wait_timeout(w, INTERVAL - since).unwrap_or_else(|e| e.into_inner()).0;
+        } else {
+            w = cache.wake.wait(w).unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 

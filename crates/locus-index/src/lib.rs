@@ -27,6 +27,7 @@
 
 #![deny(missing_docs)]
 
+mod cache;
 mod file;
 mod index;
 mod matching;

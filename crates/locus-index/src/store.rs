@@ -20,7 +20,8 @@ pub(crate) type Stamp = (i32, usize);
 /// One indexed file.
 pub(crate) struct FileEntry {
     pub path: Arc<Path>,
-    pub syms: Box<[Sym]>,
+    /// Shared, so that the symbol cache's writer takes a snapshot without copying them.
+    pub syms: Arc<[Sym]>,
     /// The editor's version and length when the symbols come from an open document.
     pub editor: Option<(i32, usize)>,
     bytes: usize,
@@ -200,8 +201,7 @@ impl Store {
         self.bytes += bytes;
         let path: Arc<Path> = path.into();
         self.by_path.insert(path.clone(), id);
-        self.files[id as usize] =
-            Some(FileEntry { path, syms: syms.into_boxed_slice(), editor, bytes });
+        self.files[id as usize] = Some(FileEntry { path, syms: syms.into(), editor, bytes });
     }
 
     /// The bytes a file's entry holds (0 when it is not indexed).
@@ -217,13 +217,18 @@ impl Store {
         Some((f.syms.to_vec(), f.editor))
     }
 
+    /// Every file whose symbols come from the disk (not from an open document), with them.
+    pub fn disk_files(&self) -> impl Iterator<Item = (&Arc<Path>, &Arc<[Sym]>)> {
+        self.files.iter().flatten().filter(|f| f.editor.is_none()).map(|f| (&f.path, &f.syms))
+    }
+
     /// Forgets a file; returns whether it was indexed.
     pub fn remove(&mut self, path: &Path) -> bool {
         let Some(id) = self.by_path.remove(path) else { return false };
         let entry = self.files[id as usize].take().expect("indexed files have entries");
         let mut names = BTreeSet::new();
         let mut words = BTreeSet::new();
-        for s in &entry.syms {
+        for s in entry.syms.iter() {
             names.insert(NameKey::new(&key(&s.name)));
             words.extend(word_keys(&s.name).iter().map(|w| NameKey::new(w)));
         }

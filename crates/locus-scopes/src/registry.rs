@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::builtin::{BUILTIN, LanguageEntry};
-use crate::query::{LanguageConfig, QueryError};
+use crate::query::{LanguageConfig, QueryError, SYMBOLS_FILE, read_query};
 
 /// A language of the registry; its grammar and queries load on first use.
 #[derive(Debug, Clone, Copy)]
@@ -129,6 +129,24 @@ impl Registry {
                 .transpose()
                 .map(|loaded| loaded.map(Arc::new).map_err(Arc::new))
         })
+    }
+
+    /// Feeds `state` with what decides the symbols the workspace index finds in a file: every
+    /// language's registry entry (which files are its), its grammar's shape (ABI, version,
+    /// node kinds, fields, parse states) and the text of the query the index derives its own
+    /// from (`symbols.scm` with its `index.*` marks, inheritance resolved, from
+    /// [`crate::QUERY_DIR_ENV`] when set). For a cache of symbols, which is stale when this
+    /// changes. Compiles nothing.
+    pub fn hash_index_inputs<H: std::hash::Hasher>(&self, state: &mut H) {
+        use std::hash::Hash;
+        for e in self.entries {
+            (e.id, e.aliases, e.extensions, e.file_names, e.shebangs, e.queries).hash(state);
+            let g = (e.grammar)();
+            let version = g.metadata().map(|m| (m.major_version, m.minor_version, m.patch_version));
+            (g.abi_version(), version, g.node_kind_count(), g.field_count()).hash(state);
+            g.parse_state_count().hash(state);
+            read_query(e.queries, SYMBOLS_FILE).hash(state);
+        }
     }
 }
 

@@ -41,6 +41,16 @@ pub fn paths_changed(paths: Vec<PathBuf>) {
     }
 }
 
+/// The editor is shutting down: the symbol cache is written if the index changed since its
+/// last write (on a thread of its own: the editor's `shutdown` reply does not wait for it).
+pub fn save_cache() {
+    if let Some(index) = current() {
+        let _ = std::thread::Builder::new()
+            .name("locus-index-save".into())
+            .spawn(move || index.save_cache());
+    }
+}
+
 /// The index, if one was started.
 pub fn current() -> Option<Arc<Index>> {
     slot().clone()

@@ -473,6 +473,7 @@ impl LanguageServer for Backend {
     async fn shutdown(&self) -> Result<()> {
         self.ctx.session().shutdown = true;
         crate::mcp::editor_shutting_down();
+        crate::index::save_cache();
         self.ctx.log.info(format_args!("shutdown requested"));
         Ok(())
     }

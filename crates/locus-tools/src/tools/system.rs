@@ -66,6 +66,8 @@ pub struct IndexStatus {
     pub last_update: Option<String>,
     /// How long the last full build took.
     pub build_ms: Option<u64>,
+    /// Files of the last full build whose symbols came from the symbol cache, not parsed.
+    pub files_from_cache: usize,
     /// While building: `{filesDone, filesTotal}`.
     pub indexing: Option<Value>,
     /// Directories watched for changes on disk.
@@ -92,6 +94,7 @@ fn index_status(s: locus_index::Status) -> IndexStatus {
             .last_update
             .map(|t| rfc3339(t.duration_since(UNIX_EPOCH).unwrap_or_default())),
         build_ms: s.build_ms,
+        files_from_cache: s.from_cache,
         indexing: s
             .building
             .map(|b| serde_json::json!({"filesDone": b.files_done, "filesTotal": b.files_total})),

@@ -1,0 +1,451 @@
+//! The symbol cache: each workspace folder's file symbols on disk, so that a start after the
+//! first parses only the files that changed since.
+//!
+//! **What is trusted.** A file's cached symbols are used when its fingerprint is the one it had
+//! when it was read: size, modification and status-change times in nanoseconds, inode and
+//! device (on Unix; elsewhere size and modification time). No content hash: it would mean
+//! reading every file at every start (the walk only stats them), and the status-change time,
+//! which no tool can set back, already changes with every write. A file modified less than
+//! [`SETTLE`] before it was read is not cached at all: a coarse clock could give a second write
+//! within the same tick the same fingerprint (git's "racily clean" entries).
+//!
+//! **When the whole cache is stale.** Its key hashes what decides a file's symbols besides its
+//! text: the cache format, Locus's version and the executable's identity ([`Config::cache_version`]),
+//! the languages' registry entries, grammars and query texts
+//! ([`Registry::hash_index_inputs`], `LOCUS_QUERY_DIR` included), and the index's own settings
+//! that change its output (the file size limit, the languages skipped, the name and signature
+//! caps). A cache under another key is ignored.
+//!
+//! **Format.** `MAGIC`, the format number, the key, the payload's length and its SHA-256,
+//! then the payload in postcard (serde's compact binary format; see `Cargo.toml`). A cache that
+//! is missing is a first start; one that is unreadable, truncated, corrupt or of another key
+//! is ignored, said once on stderr, and replaced after the build; never an error.
+//!
+//! **Writing.** One file per workspace folder, named by a hash of its canonical path, in the
+//! cache directory (mode 0700 when Locus creates it), written to a temporary file (mode 0600)
+//! and renamed over the old one, on the index's own low-priority thread: after a build that
+//! read something new, then at most every [`INTERVAL`] while files change. Never larger than
+//! the index's memory cap.
+
+use std::collections::HashMap;
+use std::fs::Metadata;
+use std::hash::{Hash, Hasher};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use locus_scopes::{Registry, SymbolKind};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::Config;
+use crate::file::{self, NO_PARENT, Sym};
+
+/// The first bytes of a cache file.
+const MAGIC: &[u8; 8] = b"LOCUSSYM";
+/// The layout of the header and payload; bumped when either changes.
+const FORMAT: u32 = 1;
+/// Header: magic, format, key, payload length, payload checksum.
+const HEADER: usize = 8 + 4 + 32 + 8 + 32;
+
+/// A file modified this recently before it was read is not cached (see the module's docs).
+pub(crate) const SETTLE: Duration = Duration::from_secs(2);
+/// The least time between two writes of the cache while files change.
+pub(crate) const INTERVAL: Duration = Duration::from_secs(30);
+
+/// What identifies a file's content without reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Fingerprint {
+    size: u64,
+    mtime_ns: i64,
+    ctime_ns: i64,
+    ino: u64,
+    dev: u64,
+}
+
+impl Fingerprint {
+    pub fn of(meta: &Metadata) -> Fingerprint {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+            Fingerprint {
+                size: meta.len(),
+                mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
+                ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
+                ino: meta.ino(),
+                dev: meta.dev(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let mtime = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+            Fingerprint {
+                size: meta.len(),
+                mtime_ns: mtime.map_or(0, |d| d.as_nanos() as i64),
+                ctime_ns: 0,
+                ino: 0,
+                dev: 0,
+            }
+        }
+    }
+
+    /// The fingerprint of a file read now, if it may be cached: modified at least
+    /// [`SETTLE`] ago (and not in the future).
+    pub fn settled(path: &Path) -> Option<Fingerprint> {
+        let meta = std::fs::metadata(path).ok()?;
+        let fp = Fingerprint::of(&meta);
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?.as_nanos() as i64;
+        (fp.mtime_ns.saturating_add(SETTLE.as_nanos() as i64) <= now).then_some(fp)
+    }
+}
+
+/// A file of the store as the writer takes it: its path, its symbols, their fingerprint.
+pub(crate) type Snapshot = (Arc<Path>, Arc<[Sym]>, Fingerprint);
+
+/// Files' symbols read from a cache, by path.
+pub(crate) type Loaded = HashMap<PathBuf, (Fingerprint, Vec<Sym>)>;
+
+/// The cache of one index: where it lives, its key, the fingerprints of the files indexed
+/// from disk, and the writer's state.
+pub(crate) struct Cache {
+    dir: PathBuf,
+    version: String,
+    key: OnceLock<[u8; 32]>,
+    max_bytes: usize,
+    /// The fingerprint each file had when the symbols the store holds for it were read.
+    pub fingerprints: Mutex<HashMap<PathBuf, Fingerprint>>,
+    pub writes: Mutex<Writes>,
+    pub wake: Condvar,
+    /// Held while a write runs: whoever clears [`Writes::dirty`] holds it until written.
+    pub writing: Mutex<()>,
+    said_read: AtomicBool,
+    said_write: AtomicBool,
+}
+
+/// What the writer thread is asked.
+#[derive(Default)]
+pub(crate) struct Writes {
+    /// The store changed since the last write.
+    pub dirty: bool,
+    /// Write without waiting for [`INTERVAL`] (a build just ended).
+    pub now: bool,
+    /// The index is gone: the writer stops.
+    pub closed: bool,
+    pub last: Option<Instant>,
+}
+
+impl Cache {
+    pub fn new(config: &Config) -> Option<Arc<Cache>> {
+        let dir = config.cache_dir.clone()?;
+        Some(Arc::new(Cache {
+            dir,
+            version: config.cache_version.clone(),
+            key: OnceLock::new(),
+            max_bytes: config.max_index_bytes,
+            fingerprints: Mutex::new(HashMap::new()),
+            writes: Mutex::new(Writes::default()),
+            wake: Condvar::new(),
+            writing: Mutex::new(()),
+            said_read: AtomicBool::new(false),
+            said_write: AtomicBool::new(false),
+        }))
+    }
+
+    /// The key of this index's caches (computed once: it reads the query texts).
+    fn key(&self, config: &Config) -> [u8; 32] {
+        *self.key.get_or_init(|| {
+            let mut h = Sha256Hasher(Sha256::new());
+            ("locus-index symbol cache", FORMAT, &self.version).hash(&mut h);
+            (config.max_file_bytes, file::MAX_NAME, file::MAX_SIGNATURE).hash(&mut h);
+            let mut skipped: Vec<&String> = config.skip_languages.iter().collect();
+            skipped.sort();
+            skipped.hash(&mut h);
+            Registry::builtin().hash_index_inputs(&mut h);
+            h.0.finalize().into()
+        })
+    }
+
+    /// The cache file of a workspace folder.
+    pub fn file_of(dir: &Path, folder: &Path) -> PathBuf {
+        let canonical = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        dir.join(format!("{hex}.symbols"))
+    }
+
+    /// The cached symbols of `folders`' files. A cache that cannot be used is said once and
+    /// ignored.
+    pub fn load(&self, folders: &[PathBuf], config: &Config) -> Loaded {
+        let key = self.key(config);
+        let mut out = Loaded::new();
+        for folder in folders {
+            let path = Cache::file_of(&self.dir, folder);
+            let bytes = match std::fs::read(&path) {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    self.say_read(&path, &format!("cannot be read: {e}"));
+                    continue;
+                }
+            };
+            if let Err(why) = decode(&bytes, &key, folder, &mut out) {
+                self.say_read(&path, &why);
+            }
+        }
+        out
+    }
+
+    fn say_read(&self, path: &Path, why: &str) {
+        if !self.said_read.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "locus-index: the symbol cache {} is ignored ({why}); every file is read again",
+                path.display()
+            );
+        }
+    }
+
+    /// Writes each folder's cache from a snapshot of the store's disk files; whatever fails
+    /// is said once.
+    pub fn write(&self, folders: &[PathBuf], files: &[Snapshot], config: &Config) {
+        if let Err(why) = self.try_write(folders, files, config)
+            && !self.said_write.swap(true, Ordering::Relaxed)
+        {
+            eprintln!(
+                "locus-index: the symbol cache is not written ({why}); the index works \
+                 without it, every start reads every file"
+            );
+        }
+    }
+
+    fn try_write(
+        &self,
+        folders: &[PathBuf],
+        files: &[Snapshot],
+        config: &Config,
+    ) -> Result<(), String> {
+        if folders.is_empty() {
+            return Ok(());
+        }
+        let key = self.key(config);
+        make_private_dir(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        for folder in folders {
+            let Some(folder_text) = folder.to_str() else { continue };
+            // A file belongs to the innermost folder holding it.
+            let owner = |p: &Path| {
+                folders.iter().filter(|f| p.starts_with(f)).max_by_key(|f| f.as_os_str().len())
+            };
+            let records: Vec<FileOut<'_>> = files
+                .iter()
+                .filter(|(p, _, _)| owner(p) == Some(folder))
+                .filter_map(|(p, syms, fp)| {
+                    Some(FileOut { path: p.to_str()?, fp: *fp, syms: SymsOut(syms) })
+                })
+                .collect();
+            let payload = postcard::to_stdvec(&PayloadOut { folder: folder_text, files: records })
+                .map_err(|e| format!("cannot encode it: {e}"))?;
+            if payload.len() + HEADER > self.max_bytes {
+                return Err(format!(
+                    "{} MiB for {}, over the index's memory cap",
+                    payload.len() >> 20,
+                    folder.display()
+                ));
+            }
+            let mut bytes = Vec::with_capacity(HEADER + payload.len());
+            bytes.extend_from_slice(MAGIC);
+            bytes.extend_from_slice(&FORMAT.to_le_bytes());
+            bytes.extend_from_slice(&key);
+            bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&Sha256::digest(&payload));
+            bytes.extend_from_slice(&payload);
+            let path = Cache::file_of(&self.dir, folder);
+            write_atomic(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks a cache file and adds its files to `out`; says why when it cannot be used.
+fn decode(bytes: &[u8], key: &[u8; 32], folder: &Path, out: &mut Loaded) -> Result<(), String> {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err("not a symbol cache, or truncated".into());
+    }
+    let format = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if format != FORMAT {
+        return Err(format!("format {format}, this Locus writes {FORMAT}"));
+    }
+    if bytes[12..44] != key[..] {
+        return Err("written by another version of Locus, its queries or its settings".into());
+    }
+    let len = u64::from_le_bytes(bytes[44..52].try_into().expect("8 bytes"));
+    let payload = &bytes[HEADER..];
+    if payload.len() as u64 != len {
+        return Err("truncated".into());
+    }
+    if Sha256::digest(payload)[..] != bytes[52..84] {
+        return Err("corrupt: its checksum does not match".into());
+    }
+    let data: PayloadIn<'_> = postcard::from_bytes(payload).map_err(|e| format!("corrupt: {e}"))?;
+    if Path::new(data.folder) != folder {
+        return Err(format!("it belongs to {}", data.folder));
+    }
+    let mut files = Vec::with_capacity(data.files.len());
+    for f in data.files {
+        let path = PathBuf::from(f.path);
+        if !path.starts_with(folder) {
+            return Err(format!("corrupt: {} is outside the folder", path.display()));
+        }
+        let mut syms = Vec::with_capacity(f.syms.len());
+        for (i, s) in f.syms.into_iter().enumerate() {
+            let kind = SymbolKind::from_number(u64::from(s.kind))
+                .ok_or_else(|| format!("corrupt: symbol kind {}", s.kind))?;
+            // Parents come first: the store walks container chains by these indices.
+            if s.parent != NO_PARENT && s.parent as usize >= i {
+                return Err("corrupt: a symbol's container follows it".into());
+            }
+            syms.push(Sym {
+                name: s.name.into(),
+                signature: s.signature.into(),
+                parent: s.parent,
+                kind,
+                start: s.start,
+                end: s.end,
+                line: s.line,
+            });
+        }
+        files.push((path, (f.fp, syms)));
+    }
+    out.extend(files);
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct PayloadOut<'a> {
+    folder: &'a str,
+    files: Vec<FileOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    path: &'a str,
+    fp: Fingerprint,
+    syms: SymsOut<'a>,
+}
+
+/// A file's symbols, serialized as a sequence of [`SymRec`] without copying them.
+struct SymsOut<'a>(&'a [Sym]);
+
+impl Serialize for SymsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|s| SymRec {
+            name: &s.name,
+            signature: &s.signature,
+            parent: s.parent,
+            kind: s.kind.number(),
+            start: s.start,
+            end: s.end,
+            line: s.line,
+        }))
+    }
+}
+
+#[derive(Deserialize)]
+struct PayloadIn<'a> {
+    folder: &'a str,
+    #[serde(borrow)]
+    files: Vec<FileIn<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FileIn<'a> {
+    path: &'a str,
+    fp: Fingerprint,
+    #[serde(borrow)]
+    syms: Vec<SymRec<'a>>,
+}
+
+/// One symbol on disk: [`Sym`] with its kind as the LSP number.
+#[derive(Serialize, Deserialize)]
+struct SymRec<'a> {
+    name: &'a str,
+    signature: &'a str,
+    parent: u32,
+    kind: u8,
+    start: u32,
+    end: u32,
+    line: u32,
+}
+
+/// `std::hash::Hash` into SHA-256, for the cache's key (`Hash` impls are deterministic for a
+/// given build, which the key includes anyway).
+struct Sha256Hasher(Sha256);
+
+impl Hasher for Sha256Hasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        let d = self.0.clone().finalize();
+        u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+    }
+}
+
+/// Creates the cache directory (and its missing parents) readable by the user alone.
+fn make_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it (mode 0600) renamed over it,
+/// so a reader sees the old file or the new one, never a part. Hand-written rather than
+/// the `tempfile` crate: the name only needs to be unique per process (one writer thread
+/// each), and a leftover from a killed process is overwritten by its pid's next write.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    let result = (|| {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut f = options.open(&tmp)?;
+        f.write_all(bytes)?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    } else {
+        remove_leftovers(path);
+    }
+    result
+}
+
+/// Removes the temporary files of writes of `path` that a killed process left (older than a
+/// few minutes: a live writer's is younger).
+fn remove_leftovers(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let prefix = format!("{name}.");
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(file) = file.to_str() else { continue };
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().unwrap_or_default() > Duration::from_secs(600));
+        if file.starts_with(&prefix) && file.ends_with(".tmp") && old {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}

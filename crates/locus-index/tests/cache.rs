@@ -1,0 +1,250 @@
+//! The symbol cache over real folders and real cache files written by each test: a start after
+//! the first takes unchanged files' symbols from the cache and gives the same answers; changed,
+//! added and deleted files are followed; a cache that is corrupt, truncated, foreign or
+//! unwritable is ignored, never an error.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use locus_index::{Config, Hit, Index, Query};
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let dir =
+            std::env::temp_dir().join(format!("locus-index-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/.git")).unwrap();
+        std::fs::create_dir_all(dir.join("cache")).unwrap();
+        Dir(std::fs::canonicalize(&dir).unwrap())
+    }
+
+    fn src(&self) -> PathBuf {
+        self.0.join("src")
+    }
+
+    /// Writes a file dated an hour ago: settled, so the cache may keep it.
+    fn write(&self, rel: &str, text: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.src().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(hour_ago).unwrap();
+        path
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn config(dir: &Dir) -> Config {
+    Config {
+        watch: false,
+        threads: 2,
+        cache_dir: Some(dir.0.join("cache/index")),
+        cache_version: "test 1".into(),
+        ..Config::standard()
+    }
+}
+
+fn built(dir: &Dir, config: Config) -> Arc<Index> {
+    let index = Index::start(vec![dir.src()], config);
+    assert!(index.wait_built(Duration::from_secs(60)), "the index was not built within 60 s");
+    index
+}
+
+/// Builds, writes the cache, and drops the index, as a session that ends.
+fn session(dir: &Dir, config: Config) -> usize {
+    let index = built(dir, config);
+    index.save_cache();
+    index.status().from_cache
+}
+
+fn search(index: &Index, text: &str) -> Vec<Hit> {
+    index
+        .search(&Query { text: text.into(), kinds: Vec::new(), path: None, limit: 200, near: None })
+        .hits
+}
+
+fn names(index: &Index) -> Vec<String> {
+    let mut names: Vec<String> =
+        ('a'..='z').flat_map(|c| search(index, &c.to_string())).map(|h| h.name).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+const LEDGER: &str = "class Ledger:\n    def balance(self):\n        total = 1\n        return total\n\n\ndef audit():\n    pass\n";
+const SHOP: &str = "export class Shop {\n  get open(): boolean { return true; }\n  sell(item: string) {}\n}\nexport function restock() {}\n";
+
+/// A folder of real source: two files of the corpus and two small ones.
+fn workspace(dir: &Dir) {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large");
+    for name in [
+        "python__mypy__mypy_checker.py",
+        "microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts",
+    ] {
+        let text = std::fs::read(corpus.join(name))
+            .unwrap_or_else(|e| panic!("the corpus file {name} under {}: {e}", corpus.display()));
+        dir.write(&format!("big/{name}"), text);
+    }
+    dir.write("ledger.py", LEDGER);
+    dir.write("web/shop.ts", SHOP);
+}
+
+#[test]
+fn a_second_start_takes_every_unchanged_file_from_the_cache_with_the_same_answers() {
+    let dir = Dir::new("round-trip");
+    workspace(&dir);
+    let first = built(&dir, config(&dir));
+    assert_eq!(first.status().from_cache, 0);
+    first.save_cache();
+    let file = config(&dir).cache_file(&dir.src()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+        assert_eq!(mode(file.parent().unwrap()), 0o700);
+    }
+    let second = built(&dir, config(&dir));
+    let (a, b) = (first.status(), second.status());
+    assert_eq!(b.from_cache, 4);
+    assert_eq!((a.files, a.symbols), (b.files, b.symbols));
+    assert!(a.symbols > 1000, "{} symbols", a.symbols);
+    let names = names(&first);
+    assert!(names.len() > 300, "{} names", names.len());
+    assert_eq!(names, self::names(&second));
+    for q in
+        names.iter().map(String::as_str).chain(["Ledger.balance", "Shop.open", "chk", "TypeEv"])
+    {
+        assert_eq!(search(&first, q), search(&second, q), "{q}");
+    }
+    // An unchanged start writes nothing: the file is the first session's.
+    let written = std::fs::metadata(&file).unwrap().modified().unwrap();
+    second.save_cache();
+    assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), written);
+}
+
+#[test]
+fn files_changed_added_and_deleted_between_starts_are_read_again_added_and_forgotten() {
+    let dir = Dir::new("changes");
+    workspace(&dir);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    // Changed: same size, other names (its times change).
+    let changed = LEDGER.replace("Ledger", "Ladder").replace("audit", "adult");
+    assert_eq!(changed.len(), LEDGER.len());
+    dir.write("ledger.py", changed);
+    dir.write("web/cart.ts", "export class Cart {}\n");
+    std::fs::remove_file(dir.src().join("web/shop.ts")).unwrap();
+    let index = built(&dir, config(&dir));
+    assert_eq!(index.status().from_cache, 2, "the two corpus files");
+    let found = |q: &str| search(&index, q).into_iter().any(|h| h.name == q);
+    assert!(found("Ladder") && found("adult") && found("Cart"));
+    assert!(!found("Ledger") && !found("audit") && !found("Shop") && !found("restock"));
+    index.save_cache();
+    drop(index);
+    // The cache written after that start holds the new state.
+    let index = built(&dir, config(&dir));
+    assert_eq!(index.status().from_cache, 4);
+    assert!(search(&index, "Ladder").iter().any(|h| h.path.ends_with("ledger.py")));
+    assert!(search(&index, "Shop").iter().all(|h| !h.path.ends_with("shop.ts")));
+}
+
+#[test]
+fn a_file_modified_just_now_is_not_cached() {
+    let dir = Dir::new("settle");
+    dir.write("old.py", "def old():\n    pass\n");
+    std::fs::write(dir.src().join("new.py"), "def new():\n    pass\n").unwrap();
+    assert_eq!(session(&dir, config(&dir)), 0);
+    let index = built(&dir, config(&dir));
+    assert_eq!(index.status().from_cache, 1, "only the settled file");
+    assert_eq!(search(&index, "new")[0].name, "new");
+}
+
+#[test]
+fn a_corrupt_truncated_garbage_or_unreadable_cache_is_ignored_and_replaced() {
+    let dir = Dir::new("corrupt");
+    workspace(&dir);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    let file = config(&dir).cache_file(&dir.src()).unwrap();
+    let good = std::fs::read(&file).unwrap();
+    let reference = built(&dir, Config { cache_dir: None, ..config(&dir) });
+    let mut flipped = good.clone();
+    let at = flipped.len() / 2;
+    flipped[at] ^= 0x55;
+    let damaged: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("garbage", b"#!/bin/sh\necho not a cache\n".repeat(100)),
+        ("truncated", good[..good.len() / 3].to_vec()),
+        ("header only", good[..84].to_vec()),
+        ("a byte flipped", flipped),
+        ("longer", [good.as_slice(), b"tail"].concat()),
+    ];
+    for (what, bytes) in damaged {
+        std::fs::write(&file, &bytes).unwrap();
+        let index = built(&dir, config(&dir));
+        assert_eq!(index.status().from_cache, 0, "{what}");
+        assert_eq!(index.status().symbols, reference.status().symbols, "{what}");
+        for q in ["Ledger.balance", "TypeEvaluator", "check_func_def", "Shop"] {
+            assert_eq!(search(&index, q), search(&reference, q), "{what}: {q}");
+        }
+        // Replaced after the build: the next start reads it.
+        index.save_cache();
+        drop(index);
+        assert_eq!(session(&dir, config(&dir)), 4, "{what}");
+    }
+    // A directory where the file should be: unreadable, and not replaceable.
+    std::fs::remove_file(&file).unwrap();
+    std::fs::create_dir(&file).unwrap();
+    assert_eq!(session(&dir, config(&dir)), 0);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    let index = built(&dir, config(&dir));
+    assert_eq!(search(&index, "Ledger.balance"), search(&reference, "Ledger.balance"));
+}
+
+#[test]
+fn a_cache_of_another_version_is_ignored() {
+    let dir = Dir::new("version");
+    workspace(&dir);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    assert_eq!(session(&dir, config(&dir)), 4);
+    let other = || Config { cache_version: "test 2".into(), ..config(&dir) };
+    assert_eq!(session(&dir, other()), 0);
+    assert_eq!(session(&dir, other()), 4);
+    // Other settings that change the symbols are another cache too.
+    let larger = || Config { max_file_bytes: 4 << 20, ..other() };
+    assert_eq!(session(&dir, larger()), 0);
+    assert_eq!(session(&dir, larger()), 4);
+}
+
+#[test]
+fn an_unwritable_cache_directory_does_not_break_the_index() {
+    let dir = Dir::new("unwritable");
+    workspace(&dir);
+    // Under a regular file: no directory can be made there (whoever runs the test, root too).
+    std::fs::write(dir.0.join("cache/plain"), "a file").unwrap();
+    let config = || Config { cache_dir: Some(dir.0.join("cache/plain/index")), ..config(&dir) };
+    assert_eq!(session(&dir, config()), 0);
+    let index = built(&dir, config());
+    assert_eq!(index.status().from_cache, 0);
+    assert!(search(&index, "Ledger.balance").iter().any(|h| h.name == "balance"));
+    index.save_cache();
+    assert!(index.wait_built(Duration::from_secs(1)));
+}
+
+#[test]
+fn the_cache_is_off_when_asked() {
+    let dir = Dir::new("off");
+    workspace(&dir);
+    let config = || Config { cache_dir: None, ..config(&dir) };
+    assert_eq!(config().cache_file(&dir.src()), None);
+    assert_eq!(session(&dir, config()), 0);
+    assert_eq!(session(&dir, config()), 0);
+    assert_eq!(std::fs::read_dir(dir.0.join("cache")).unwrap().count(), 0);
+}
