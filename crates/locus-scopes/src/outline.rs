@@ -418,7 +418,17 @@ impl<'tree> Gathered<'tree> {
     /// another pattern (or a `seed` pattern) made a symbol of the pattern's kind, and of a node
     /// kind its `#kind-eq?` allows its symbol. Their matches count only where their symbol is
     /// such a node: they refine symbols found otherwise, never add any.
-    fn take_deferred(&mut self, config: &LanguageConfig, deferred: &Deferred, doc: &Document) {
+    ///
+    /// With `split`, the roots are tried on two threads, each over half of them in order, and
+    /// the second half's findings are merged after the first's: the same as one run, as in
+    /// [`gather_split`] (every root is tried once, by one part, against every symbol found).
+    fn take_deferred(
+        &mut self,
+        config: &LanguageConfig,
+        deferred: &Deferred,
+        doc: &Document,
+        split: bool,
+    ) {
         // (levels up, symbol kind, the node kinds its `#kind-eq?` allows the symbol) of each
         // deferred pattern, and where each may match.
         let mut wanted: Vec<(u32, SymbolKind, Option<&[String]>)> = Vec::new();
@@ -459,20 +469,37 @@ impl<'tree> Gathered<'tree> {
                 }
             }
         }
-        let mut cursor = QueryCursor::new();
-        cursor.set_max_start_depth(Some(0));
-        for root in roots {
-            let mut matches = cursor.matches(&deferred.query, root, RopeText(doc));
-            while let Some(m) = matches.next() {
-                let refines = m.captures().iter().any(|c| {
-                    matches!(deferred.roles[c.index as usize], Role::Symbol(_))
-                        && symbols.contains(&c.node.id())
-                });
-                if refines {
-                    self.take(config, doc, deferred.rank[m.pattern_index], m.captures());
+        let try_roots = |roots: &[Node<'tree>], into: &mut Gathered<'tree>| {
+            let mut cursor = QueryCursor::new();
+            cursor.set_max_start_depth(Some(0));
+            for &root in roots {
+                let mut matches = cursor.matches(&deferred.query, root, RopeText(doc));
+                while let Some(m) = matches.next() {
+                    let refines = m.captures().iter().any(|c| {
+                        matches!(deferred.roles[c.index as usize], Role::Symbol(_))
+                            && symbols.contains(&c.node.id())
+                    });
+                    if refines {
+                        into.take(config, doc, deferred.rank[m.pattern_index], m.captures());
+                    }
                 }
             }
+        };
+        if !split || roots.len() < 2 {
+            try_roots(&roots, self);
+            return;
         }
+        let (first, second) = roots.split_at(roots.len() / 2);
+        let later = std::thread::scope(|scope| {
+            let later = scope.spawn(|| {
+                let mut part = Gathered::default();
+                try_roots(second, &mut part);
+                part
+            });
+            try_roots(first, self);
+            later.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        });
+        self.merge(config, later);
     }
 }
 
@@ -544,18 +571,17 @@ pub(crate) fn extract_region(
     doc: &Document,
     region: Option<Span>,
 ) -> Option<Extracted> {
+    let split = region.is_none() && doc.len_bytes() >= PARALLEL_MIN && parallelism() > 1;
     let mut gathered = match region {
         // One byte past the end: tree-sitter's byte range leaves out a node that starts at its
         // end, and an empty one there (a MISSING identifier tree-sitter's recovery inserts after
         // a def) lies inside the region, as a whole extraction places it.
         Some(r) => gather(config, tree, doc, r.start..r.end + 1),
-        None if doc.len_bytes() >= PARALLEL_MIN && parallelism() > 1 => {
-            gather_split(config, tree, doc, &[doc.len_bytes() / 2])
-        }
+        None if split => gather_split(config, tree, doc, &[doc.len_bytes() / 2]),
         None => gather(config, tree, doc, 0..usize::MAX),
     };
     if let Some(deferred) = &config.deferred {
-        gathered.take_deferred(config, deferred, doc);
+        gathered.take_deferred(config, deferred, doc, split);
     }
     let Gathered { candidates, skipped, extended, ignored, in_text, reach, .. } = gathered;
     let mut reach = reach;
@@ -606,15 +632,23 @@ pub(crate) fn extract_region(
         &mut candidates,
         region.map_or(tree.root_node().end_byte(), |r| r.end),
     );
+    // Each name is rendered once, for joining and for its symbol.
+    let candidates: Vec<(Candidate, String)> = candidates
+        .into_iter()
+        .map(|c| {
+            let name = render_name(config, doc, &c);
+            (c, name)
+        })
+        .collect();
     let mut names = JoinNames::default();
-    for c in &candidates {
+    for (c, name) in &candidates {
         // Counted by the rendered name, which is what `join` compares.
         let join = config.patterns[c.pattern].join;
         if join != Join::No || !c.names.is_empty() {
-            names.add(render_name(config, doc, c), join);
+            names.add(name.clone(), join);
         }
     }
-    let symbols = build(config, doc, candidates, region.is_some())?;
+    let symbols = build(config, candidates, region.is_some())?;
     Some(Extracted { symbols, names, reach })
 }
 
@@ -942,13 +976,13 @@ struct Node_ {
     children: Vec<usize>,
 }
 
+/// Nests the candidates (each with its rendered name) by range and assembles the symbols.
 fn build(
     config: &LanguageConfig,
-    doc: &Document,
-    mut candidates: Vec<Candidate>,
+    mut candidates: Vec<(Candidate, String)>,
     partial: bool,
 ) -> Option<Vec<Symbol>> {
-    candidates.sort_by(|a, b| {
+    candidates.sort_by(|(a, _), (b, _)| {
         a.range
             .start
             .cmp(&b.range.start)
@@ -958,14 +992,13 @@ fn build(
     let mut arena: Vec<Node_> = Vec::with_capacity(candidates.len());
     let mut roots = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
-    for candidate in candidates {
+    for (candidate, name) in candidates {
         while let Some(&top) = stack.last() {
             if arena[top].candidate.range.contains(candidate.range) {
                 break;
             }
             stack.pop();
         }
-        let name = render_name(config, doc, &candidate);
         let index = arena.len();
         arena.push(Node_ { candidate, name, children: Vec::new() });
         match stack.last() {
@@ -1626,6 +1659,41 @@ mod tests {
             }
         }
         assert!(checked >= 20, "only {checked} files");
+    }
+
+    /// The `root.up` patterns tried over two threads, each over half of the roots, find what
+    /// one run finds (every language with such patterns).
+    #[test]
+    fn deferred_patterns_in_two_parts_equal_one_run() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fidelity/files");
+        let mut checked = 0;
+        for lang in ["ts", "tsx", "js", "py", "md"] {
+            let mut files: Vec<_> =
+                std::fs::read_dir(root.join(lang)).unwrap().map(|e| e.unwrap().path()).collect();
+            files.sort();
+            for path in files {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let language = Registry::builtin().for_path(&path, None).unwrap();
+                let source = Source::new(Document::new(&text, 0), Some(language));
+                let config = Registry::builtin().config(language).unwrap();
+                let Some(deferred) = &config.deferred else { continue };
+                let (tree, doc) = (source.tree().unwrap(), source.doc());
+                let seen = |split: bool| {
+                    let mut g = gather(&config, tree, doc, 0..usize::MAX);
+                    g.take_deferred(&config, deferred, doc, split);
+                    let (mut skipped, mut extended, mut ignored) =
+                        (g.skipped.clone(), g.extended.clone(), g.ignored.clone());
+                    skipped.sort();
+                    extended.sort();
+                    ignored.sort();
+                    (summary(&g), skipped, extended, ignored)
+                };
+                assert!(seen(false) == seen(true), "{}", path.display());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "only {checked} files");
     }
 
     /// A seed is a symbol only where a `root.up` pattern confirms it (SEED_QUERY).
