@@ -25,7 +25,8 @@
 //! cache directory (mode 0700 when Locus creates it), written to a temporary file (mode 0600)
 //! and renamed over the old one, on the index's own low-priority thread: after a build that
 //! read something new, then at most every [`INTERVAL`] while files change. Never larger than
-//! the index's memory cap.
+//! the index's memory cap. Each write removes the caches no start has read or written for a
+//! month, and temporary files a killed process left.
 
 use std::collections::HashMap;
 use std::fs::Metadata;
@@ -191,8 +192,16 @@ impl Cache {
                     continue;
                 }
             };
-            if let Err(why) = decode(&bytes, &key, folder, &mut out) {
-                self.say_read(&path, &why);
+            match decode(&bytes, &key, folder, &mut out) {
+                // Marked as used: caches unused for a month are removed (`remove_leftovers`).
+                Ok(()) => {
+                    let now = SystemTime::now();
+                    let _ = std::fs::File::options()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|f| f.set_modified(now));
+                }
+                Err(why) => self.say_read(&path, &why),
             }
         }
         out
@@ -429,23 +438,29 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Removes the temporary files of writes of `path` that a killed process left (older than a
-/// few minutes: a live writer's is younger).
+/// Keeps the cache directory bounded: removes the temporary files a killed process left
+/// (older than [`LEFTOVER`]: a live writer's is younger) and the caches of folders not
+/// indexed for [`UNUSED`] (a folder deleted or no longer opened; a folder in use is written
+/// again whenever its files change).
 fn remove_leftovers(path: &Path) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
-        return;
-    };
+    let Some(dir) = path.parent() else { return };
     let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let prefix = format!("{name}.");
     for e in entries.flatten() {
         let file = e.file_name();
         let Some(file) = file.to_str() else { continue };
-        let old = e
+        let age = e
             .metadata()
             .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().unwrap_or_default() > Duration::from_secs(600));
-        if file.starts_with(&prefix) && file.ends_with(".tmp") && old {
+            .map_or(Duration::ZERO, |t| t.elapsed().unwrap_or_default());
+        let leftover = file.ends_with(".tmp") && file.contains(".symbols.") && age > LEFTOVER;
+        let unused = file.ends_with(".symbols") && age > UNUSED;
+        if leftover || unused {
             let _ = std::fs::remove_file(e.path());
         }
     }
 }
+
+/// How old a temporary file of a write is when its process is surely gone.
+const LEFTOVER: Duration = Duration::from_secs(600);
+/// How long the cache of a folder that is not indexed is kept.
+const UNUSED: Duration = Duration::from_secs(30 * 24 * 3600);

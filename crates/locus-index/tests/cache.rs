@@ -248,3 +248,27 @@ fn the_cache_is_off_when_asked() {
     assert_eq!(session(&dir, config()), 0);
     assert_eq!(std::fs::read_dir(dir.0.join("cache")).unwrap().count(), 0);
 }
+
+#[test]
+fn a_write_removes_month_old_caches_and_killed_writers_leftovers() {
+    let dir = Dir::new("prune");
+    dir.write("ledger.py", LEDGER);
+    let cache = dir.0.join("cache/index");
+    std::fs::create_dir_all(&cache).unwrap();
+    let aged = |name: &str, age: u64| {
+        let path = cache.join(name);
+        std::fs::write(&path, "x").unwrap();
+        let then = SystemTime::now() - Duration::from_secs(age);
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(then).unwrap();
+        path
+    };
+    let unused = aged("00000000000000000000000000000000.symbols", 40 * 24 * 3600);
+    let recent = aged("11111111111111111111111111111111.symbols", 20 * 24 * 3600);
+    let leftover = aged("11111111111111111111111111111111.symbols.4242.tmp", 3600);
+    let live = aged("11111111111111111111111111111111.symbols.4243.tmp", 10);
+    let other = aged("notes.txt", 40 * 24 * 3600);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    assert!(config(&dir).cache_file(&dir.src()).unwrap().is_file());
+    assert!(!unused.exists() && !leftover.exists());
+    assert!(recent.exists() && live.exists() && other.exists());
+}
