@@ -73,7 +73,7 @@ pub(crate) fn symbols_of_text(text: &str, language: Language) -> Vec<Sym> {
 }
 
 /// The symbols of a document, outlined as `language` with the language's index query
-/// (`queries/<lang>/index.scm`, else the editor's `symbols.scm`): the editor's engine, so
+/// (the editor's `symbols.scm` less its `index.skip` patterns): the editor's engine, so
 /// kinds and containers are the editor's, without the work that only finds locals or hides
 /// definitions (see the crate's docs).
 pub(crate) fn symbols_of_doc(doc: Document, language: Language) -> Vec<Sym> {
@@ -406,9 +406,10 @@ mod tests {
     /// Every symbol the editor's outline gives the index is also given, identically (kind,
     /// container chain, lines, signature), by the index query, on every corpus file of every
     /// language that has an index query. The index query may give more: the definitions the
-    /// editor hides (see `queries/python/index.scm`). A variable (one per name and scope, the
-    /// first binding) is compared by name, kind and containers: where the editor deems its
-    /// first binding unreachable (`if sys.platform == "win32": x = …`), the index keeps that one.
+    /// editor hides (the `index.skip` patterns of `queries/python/symbols.scm`). A variable
+    /// (one per name and scope, the first binding) is compared by name, kind and containers:
+    /// where the editor deems its first binding unreachable (`if sys.platform == "win32": x =
+    /// …`), the index keeps that one.
     #[test]
     fn the_index_query_gives_every_symbol_the_editors_outline_gives() {
         let corpus =

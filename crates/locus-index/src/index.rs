@@ -204,8 +204,9 @@ pub struct OpenDoc {
     /// gives a snapshot of it): its tree is used instead of parsing the text again, and only
     /// when the index needs it (a version not seen yet). The symbols are those of the index
     /// query over that tree, as for a file on disk, not the editor's outline; for a language
-    /// with an `index.scm` that is one full extraction per new version, in
-    /// [`Index::sync_open`]'s caller's thread, outside the index's locks.
+    /// with an index query of its own that outline is kept in the source per version
+    /// (`Source::index_outline`: after an edit, an update of the last one computed), computed
+    /// in [`Index::sync_open`]'s caller's thread, outside the index's locks.
     pub source: Option<Source>,
 }
 

@@ -1,10 +1,10 @@
 //! The workspace symbol index: every source file of the workspace folders, outlined with the
 //! editor context's own engine, kept as compact symbols and searched by name.
 //!
-//! **Which symbols.** A language's `queries/<id>/index.scm` where it has one, else the
-//! editor's `symbols.scm`; what is declared inside a function body is dropped unless it is a
-//! definition (a nested function or class). An `index.scm` is `symbols.scm` without the work
-//! that only finds locals and without the rules that hide definitions: the index is more
+//! **Which symbols.** A language's `queries/<id>/symbols.scm`, less the patterns it marks
+//! `index.skip` (`Registry::index_config`); what is declared inside a function body is dropped
+//! unless it is a definition (a nested function or class). Those patterns are the work that
+//! only finds locals and the rules that hide definitions: the index is more
 //! inclusive than the editor's outline (Python: definitions pyright deems unreachable, in a
 //! branch a static `sys.platform`/`sys.version_info` test rules out, or redefined later in the
 //! same scope are all indexed), while every symbol it holds has the kind and container chain
