@@ -22,6 +22,10 @@
 //! - Files are found as ripgrep finds them (the `ignore` crate); files that are not UTF-8,
 //!   binary, over the size limit or minified are skipped and counted, never an error.
 //! - An open document's text (given by [`Index::sync_open`]) wins over the file on disk.
+//! - The symbol cache (`cache.rs`) changes how fast a start is, never an answer: a file's
+//!   symbols come from it only when the file's fingerprint and the cache's key (Locus's build,
+//!   the queries, the settings) are those they were written under; a cache that is damaged,
+//!   foreign or unwritable is ignored, never an error.
 //! - Building never blocks a reader for longer than one batch of files is inserted, and runs
 //!   on threads of lower priority than the process's others.
 

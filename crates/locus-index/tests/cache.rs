@@ -272,3 +272,39 @@ fn a_write_removes_month_old_caches_and_killed_writers_leftovers() {
     assert!(!unused.exists() && !leftover.exists());
     assert!(recent.exists() && live.exists() && other.exists());
 }
+
+#[test]
+fn an_open_documents_text_wins_over_the_cache_and_is_never_cached() {
+    use locus_doc::Document;
+    use locus_index::OpenDoc;
+    let dir = Dir::new("open");
+    let path = dir.write("ledger.py", LEDGER);
+    dir.write("shop.py", "def shop():\n    pass\n");
+    assert_eq!(session(&dir, config(&dir)), 0);
+    let index = built(&dir, config(&dir));
+    assert_eq!(index.status().from_cache, 2);
+    let open = OpenDoc {
+        path: path.clone(),
+        doc: Document::new("def typed_in_editor():\n    pass\n", 3),
+        language_id: "python".into(),
+        source: None,
+    };
+    index.sync_open(vec![open]);
+    let found = |index: &Index, q: &str| search(index, q).into_iter().any(|h| h.name == q);
+    assert!(found(&index, "typed_in_editor") && !found(&index, "Ledger"));
+    // A change on disk makes the cache dirty; what is written is the disk's text.
+    dir.write("shop.py", "def shop_again():\n    pass\n");
+    index.paths_changed(vec![dir.src().join("shop.py")]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !found(&index, "shop_again") {
+        assert!(std::time::Instant::now() < deadline, "the change on disk was not applied");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    index.save_cache();
+    drop(index);
+    // The open file's disk symbols were replaced by the editor's: it is read again.
+    let index = built(&dir, config(&dir));
+    assert_eq!(index.status().from_cache, 1);
+    assert!(found(&index, "Ledger") && found(&index, "shop_again"));
+    assert!(!found(&index, "typed_in_editor"));
+}
