@@ -495,17 +495,23 @@ fn check(body: &[u8]) -> Result<(), (Value, i64, String)> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Err((Value::Null, -32700, "the body is not UTF-8".into()));
     };
-    if serde_json::from_str::<Response>(text).is_ok() {
-        return Ok(());
-    }
+    // tower-lsp decodes a response if it can, else a request: a request is accepted either
+    // way, and a notification sent with an id is refused unless it is a response too. Nearly
+    // every message is a request or a notification, so it is decoded once here (trying a
+    // response first decoded a `didOpen`'s whole text twice).
+    let is_response = || serde_json::from_str::<Response>(text).is_ok();
     if let Ok(request) = serde_json::from_str::<Request>(text) {
         if let Some(id) = request.id()
             && NOTIFICATIONS.contains(&request.method())
+            && !is_response()
         {
             let id = serde_json::to_value(id).unwrap_or(Value::Null);
             let why = format!("`{}` is a notification: it is sent without an id", request.method());
             return Err((id, -32600, why));
         }
+        return Ok(());
+    }
+    if is_response() {
         return Ok(());
     }
     match serde_json::from_str::<Value>(text) {
@@ -544,6 +550,11 @@ mod tests {
         assert_eq!((id, code), (json!("a"), -32600));
         assert!(why.contains("didOpen"), "{why}");
         assert!(check(br#"{"jsonrpc":"2.0","method":"textDocument/didOpen"}"#).is_ok());
+        // A response that also names a notification is a response to tower-lsp.
+        assert!(
+            check(br#"{"jsonrpc":"2.0","id":1,"method":"textDocument/didOpen","result":null}"#)
+                .is_ok()
+        );
     }
 
     #[test]
