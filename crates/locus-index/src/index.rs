@@ -762,8 +762,8 @@ impl Index {
             self.build_ms.store(started.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
             self.touch();
             if stale && let Some(cache) = &self.cache {
-                // Set before the build ends (a save asked once it has ends writes); the
-                // writer is woken after.
+                // Marked before the build is reported built, so that a save asked as soon
+                // as it is (a one-shot process, a test) writes; the writer is woken after.
                 lock(&cache.writes).dirty = true;
             }
         }

@@ -187,6 +187,11 @@ impl Tool for SymbolSearch {
                     break;
                 }
             }
+            if one_shot {
+                // The process ends with this answer: the symbol cache its build read is
+                // written now (nothing when it read nothing new), so the next start is fast.
+                index.save_cache();
+            }
             let query = Query { text: query_text, kinds, path, limit, near };
             Ok::<_, ToolError>(index.search(&query))
         })
