@@ -21,7 +21,7 @@
 //! is missing is a first start; one that is unreadable, truncated, corrupt or of another key
 //! is ignored, said once on stderr, and replaced after the build; never an error.
 //!
-//! **Writing.** One file per workspace folder, named by a hash of its canonical path, in the
+//! **Writing.** One file per workspace folder, named by a hash of its path, in the
 //! cache directory (mode 0700 when Locus creates it), written to a temporary file (mode 0600)
 //! and renamed over the old one, on the index's own low-priority thread: after a build that
 //! read something new, then at most every [`INTERVAL`] while files change. Never larger than
@@ -169,10 +169,12 @@ impl Cache {
         })
     }
 
-    /// The cache file of a workspace folder.
+    /// The cache file of a workspace folder, named by a hash of its path as the index has it,
+    /// not of its canonical path: the cache holds that path's files under it, so a folder
+    /// opened through a symbolic link and by its real path has a cache for each (one file
+    /// would be rewritten by each start and refused by the other's as another folder's).
     pub fn file_of(dir: &Path, folder: &Path) -> PathBuf {
-        let canonical = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
-        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+        let digest = Sha256::digest(folder.as_os_str().as_encoded_bytes());
         let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
         dir.join(format!("{hex}.symbols"))
     }

@@ -308,3 +308,32 @@ fn an_open_documents_text_wins_over_the_cache_and_is_never_cached() {
     assert!(found(&index, "Ledger") && found(&index, "shop_again"));
     assert!(!found(&index, "typed_in_editor"));
 }
+
+/// A folder opened under a symbolic link to it and under its real path (two editors, or a
+/// project opened both ways) has a cache for each: the starts do not take turns overwriting one
+/// file that the other then refuses as another folder's.
+#[cfg(unix)]
+#[test]
+fn a_folder_under_a_link_and_under_its_real_path_each_keep_their_cache() {
+    let dir = Dir::new("linked");
+    dir.write("ledger.py", LEDGER);
+    dir.write("web/shop.ts", SHOP);
+    let link = dir.0.join("link");
+    std::os::unix::fs::symlink(dir.src(), &link).unwrap();
+    let start = |folder: &Path| {
+        let index = Index::start(vec![folder.to_path_buf()], config(&dir));
+        assert!(index.wait_built(Duration::from_secs(60)), "not built within 60 s");
+        index.save_cache();
+        let status = index.status();
+        assert_eq!(status.files, 2, "{status:?}");
+        let hit = search(&index, "Ledger.balance").into_iter().next().expect("Ledger.balance");
+        assert!(hit.path.starts_with(folder), "{} under {}", hit.path.display(), folder.display());
+        status.from_cache
+    };
+    assert_eq!(start(&link), 0);
+    assert_eq!(start(&dir.src()), 0);
+    assert_eq!(start(&link), 2, "the link's cache was replaced by the real path's");
+    assert_eq!(start(&dir.src()), 2);
+    let (a, b) = (config(&dir).cache_file(&link), config(&dir).cache_file(&dir.src()));
+    assert_ne!(a, b);
+}
