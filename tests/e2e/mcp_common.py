@@ -81,7 +81,9 @@ class Env:
         self.runtime.mkdir()
         self.workspace.mkdir()
         self.workspace = self.workspace.resolve()
-        self.vars = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), LOCUS_TEST_TOOLS="1", LOCUS_LOG="warn")
+        # The symbol cache in the test's directory, never the user's ~/.cache/locus/index.
+        self.vars = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), LOCUS_CACHE_DIR=str(tmp / "cache"),
+                         LOCUS_TEST_TOOLS="1", LOCUS_LOG="warn")
 
     def discovery_file(self, pid: int) -> Path:
         return self.runtime / "locus" / f"{pid}.json"

@@ -68,6 +68,9 @@ def nvim_env(work: Path, **extra: str) -> dict:
         XDG_STATE_HOME=str(work / "state"),
         XDG_DATA_HOME=str(work / "data"),
         XDG_CONFIG_HOME=str(work / "config"),
+        # The symbol cache beside the workspace (outside it: its writes are not workspace
+        # changes), never the user's ~/.cache/locus/index.
+        LOCUS_CACHE_DIR=str(work.parent / f"{work.name}.locus-cache"),
         **extra,
     )
 

@@ -33,7 +33,9 @@ impl Drop for Dir {
 }
 
 fn config() -> Config {
-    Config { watch: false, threads: 2, ..Config::standard() }
+    // No symbol cache: these tests are not about it (tests/cache.rs is), and the standard
+    // configuration's would be the user's ~/.cache/locus/index.
+    Config { watch: false, threads: 2, cache_dir: None, ..Config::standard() }
 }
 
 fn built(dir: &Dir, config: Config) -> std::sync::Arc<Index> {
