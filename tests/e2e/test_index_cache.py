@@ -1,0 +1,133 @@
+"""The symbol cache across a real editor's restart: a Neovim with the Locus plugin (its `locus
+lsp` sidecar) holds an unsaved edit when it quits; its sidecar writes the cache at shutdown;
+files are then renamed and edited on disk with the editor closed; the next start (`locus mcp`,
+in-process) takes the unchanged file from the cache, never the unsaved text, and answers
+exactly what a start without the cache (`LOCUS_INDEX_CACHE=0`) answers.
+
+Needs what tests/e2e/test_symbol_search.py needs (the `mcp` package, Neovim 0.11, `locus`).
+"""
+
+import asyncio
+import os
+import subprocess
+import time
+
+import pytest
+
+from mcp_common import ROOT, env, locus_bin  # noqa: F401 (fixtures)
+from test_symbol_search import APP_TS, LEDGER, NVIM_SCRIPT, WAIT, need_sdk, nvim_bin, search, search_until, stdio
+
+QUERIES = ["Ledger", "Ledger.balance", "balance", "typed_not_saved", "soon_renamed", "renamed_while_closed",
+           "AccountService.findAccount", "parseUserName", "addedWhileClosed", "Stays.put", "a", "user", "s"]
+
+
+def answers(env_, **extra) -> tuple[dict, dict]:
+    """Every query's whole answer (limit 200) from a fresh `locus mcp` in `env_`, and its index's status."""
+    saved = env_.vars
+    env_.vars = dict(saved, **extra)
+    try:
+        async def main():
+            async with stdio(env_) as client:
+                await search_until(client, lambda d: "indexing" not in d, "the index built", query="zzz")
+                out = {}
+                for q in QUERIES:
+                    e = await search(client, query=q, limit=200)
+                    assert e["ok"] and "indexing" not in e["data"], e
+                    out[q] = [{k: v for k, v in s.items() if k != "score"} | {"score": round(s["score"], 6)} for s in e["data"]["symbols"]]
+                status = (await client.call_tool("bridge_status", {})).structured_content["data"]
+                assert status["mode"] != "sidecar", status
+                return out, status["symbolIndex"]
+
+        return asyncio.run(main())
+    finally:
+        env_.vars = saved
+
+
+def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
+    need_sdk()
+    ws = env.workspace
+    (ws / ".git").mkdir()
+    (ws / "src").mkdir()
+    (ws / "ledger.py").write_text(LEDGER)
+    (ws / "src" / "app.ts").write_text(APP_TS)
+    (ws / "src" / "old.py").write_text("def soon_renamed():\n    pass\n")
+    (ws / "src" / "stays.py").write_text("class Stays:\n    def put(self):\n        pass\n")
+    # Dated an hour ago: a file modified under 2 s before it is read is not cached.
+    hour_ago = time.time() - 3600
+    for p in ["ledger.py", "src/app.ts", "src/old.py", "src/stays.py"]:
+        os.utime(ws / p, (hour_ago, hour_ago))
+    cache = tmp_path / "cache" / "index"
+    assert env.vars["LOCUS_CACHE_DIR"] == str(tmp_path / "cache")
+
+    control = tmp_path / "control"
+    control.mkdir()
+    script = tmp_path / "session.lua"
+    script.write_text(NVIM_SCRIPT)
+    vars_ = dict(env.vars, LOCUS_BIN=locus_bin(), LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
+                 LOCUS_FILE=str(ws / "ledger.py"), LOCUS_E2E_DIR=str(control), XDG_STATE_HOME=str(tmp_path / "state"),
+                 XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    nvim = subprocess.Popen([nvim_bin(), "--headless", "--clean", "-u", "NONE", "-l", str(script)],
+                            cwd=ws, env=vars_, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + WAIT
+        while not (control / "ready").exists():
+            if nvim.poll() is not None or time.time() > deadline:
+                error = (control / "error.txt").read_text() if (control / "error.txt").exists() else ""
+                pytest.fail(f"Neovim did not get ready (exit {nvim.poll()}): {error}")
+            time.sleep(0.05)
+
+        async def editor_session():
+            async with stdio(env) as client:
+                e = await search_until(client, lambda d: d["symbols"] and "indexing" not in d, "the unsaved method",
+                                       query="Ledger.typed_not_saved")
+                assert e["data"]["symbols"][0]["fromEditor"] is True
+                status = (await client.call_tool("bridge_status", {})).structured_content["data"]
+                assert status["mode"] == "sidecar"
+                index = status["symbolIndex"]
+                assert (index["files"], index["filesFromCache"]) == (4, 0), index
+
+        asyncio.run(editor_session())
+    finally:
+        (control / "done").touch()
+        try:
+            nvim.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            nvim.kill()
+            nvim.wait()
+    error = (control / "error.txt").read_text() if (control / "error.txt").exists() else ""
+    assert nvim.returncode == 0, f"Neovim failed: {error}\n{nvim.stderr.read() if nvim.stderr else ''}"
+
+    # The sidecar writes the cache at its shutdown and removes its discovery file.
+    deadline = time.time() + WAIT
+    while list((env.runtime / "locus").glob("*.json")) or not list(cache.glob("*.symbols")):
+        if time.time() > deadline:
+            pytest.fail(f"after Neovim quit: discovery {list((env.runtime / 'locus').glob('*.json'))}, "
+                        f"cache {list(cache.glob('*')) if cache.exists() else 'none'}")
+        time.sleep(0.05)
+    assert "typed_not_saved" not in (ws / "ledger.py").read_text()
+
+    # With the editor closed: a file renamed and given a new name inside, another edited.
+    (ws / "src" / "old.py").rename(ws / "src" / "renamed.py")
+    (ws / "src" / "renamed.py").write_text("def renamed_while_closed():\n    pass\n")
+    with open(ws / "src" / "app.ts", "a") as f:
+        f.write("\nexport function addedWhileClosed() {}\n")
+
+    warm, warm_status = answers(env)
+    cold, cold_status = answers(env, LOCUS_INDEX_CACHE="0")
+    # Only src/stays.py: ledger.py, unchanged on disk, was open (its symbols were the editor's,
+    # so its disk symbols were not cached); the other two changed.
+    assert warm_status["filesFromCache"] == 1, warm_status
+    assert cold_status["filesFromCache"] == 0, cold_status
+    assert warm == cold
+    names = lambda q: [s["name"] for s in warm[q]]  # noqa: E731
+    assert "typed_not_saved" not in names("typed_not_saved") and "balance" in names("Ledger.balance")
+    assert names("renamed_while_closed")[0] == "renamed_while_closed"
+    assert "soon_renamed" not in names("soon_renamed")
+    assert names("addedWhileClosed")[0] == "addedWhileClosed"
+    # The next start takes all four from the cache the last start wrote (a one-shot
+    # `locus mcp` writes it when it ends), with the same answers.
+    time.sleep(2.1)  # the two files just written settle
+    answers(env)
+    again, again_status = answers(env)
+    assert again == cold
+    assert again_status["filesFromCache"] == 4, again_status
