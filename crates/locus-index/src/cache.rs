@@ -33,7 +33,7 @@ use std::fs::Metadata;
 use std::hash::{Hash, Hasher};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -416,11 +416,15 @@ fn make_private_dir(dir: &Path) -> std::io::Result<()> {
 
 /// Writes `bytes` to `path` through a temporary file beside it (mode 0600) renamed over it,
 /// so a reader sees the old file or the new one, never a part. Hand-written rather than
-/// the `tempfile` crate: the name only needs to be unique per process (one writer thread
-/// each), and a leftover from a killed process is overwritten by its pid's next write.
+/// the `tempfile` crate: the name only needs to be unique among live writers, which the pid
+/// and a count of this process's writes make it (two indexes of one folder in a process, as
+/// when the workspace's folders change while the old index writes, would otherwise write one
+/// temporary file at once); a killed process's leftover is removed by [`remove_leftovers`].
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", std::process::id()));
+    let n = WRITES.fetch_add(1, Ordering::Relaxed);
+    name.push(format!(".{}.{n}.tmp", std::process::id()));
     let tmp = path.with_file_name(name);
     let result = (|| {
         let mut options = std::fs::OpenOptions::new();
@@ -466,3 +470,45 @@ fn remove_leftovers(path: &Path) {
 const LEFTOVER: Duration = Duration::from_secs(600);
 /// How long the cache of a folder that is not indexed is kept.
 const UNUSED: Duration = Duration::from_secs(30 * 24 * 3600);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two writes of one cache file at once in one process (two indexes of a folder, as when
+    /// the workspace's folders change while the old index writes) both succeed, and the file
+    /// left is one of them whole. With one temporary file per process, the second rename found
+    /// it gone (ENOENT: "the symbol cache is not written").
+    #[test]
+    fn two_writes_at_once_in_one_process_both_succeed() {
+        let dir = std::env::temp_dir().join(format!("locus-cache-writes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("0123.symbols");
+        let contents = [vec![b'a'; 4 << 20], vec![b'b'; 3 << 20]];
+        for round in 0..20 {
+            let barrier = std::sync::Barrier::new(2);
+            let results: Vec<std::io::Result<()>> = std::thread::scope(|s| {
+                let writers: Vec<_> = contents
+                    .iter()
+                    .map(|bytes| {
+                        let (barrier, path) = (&barrier, &path);
+                        s.spawn(move || {
+                            barrier.wait();
+                            write_atomic(path, bytes)
+                        })
+                    })
+                    .collect();
+                writers.into_iter().map(|w| w.join().unwrap()).collect()
+            });
+            for r in results {
+                r.unwrap_or_else(|e| panic!("round {round}: {e}"));
+            }
+            let left = std::fs::read(&path).unwrap();
+            assert!(contents.contains(&left), "round {round}: a mix of both writes");
+        }
+        let names: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names, ["0123.symbols"], "temporary files left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
