@@ -723,7 +723,9 @@ impl Index {
         // Cached files the walk no longer finds (deleted, or ignored now).
         let mut stale = !cached.is_empty();
         drop(cached);
-        self.from_cache.store(hits.len(), Ordering::Relaxed);
+        // Counted as they are taken: an open document keeps the editor's symbols, and a file
+        // over the memory cap is left out.
+        self.from_cache.store(0, Ordering::Relaxed);
         let mut hits = hits.into_iter().peekable();
         while hits.peek().is_some() && current() {
             let batch: Vec<_> = hits.by_ref().take(64).collect();
@@ -734,6 +736,9 @@ impl Index {
                 if !overlays.contains_key(&path) {
                     let kept = self.insert_capped(&mut store, &path, syms, None, folders);
                     self.set_fingerprint(&path, kept.then_some(fp));
+                    if kept {
+                        self.from_cache.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
             drop((store, overlays));

@@ -337,3 +337,32 @@ fn a_folder_under_a_link_and_under_its_real_path_each_keep_their_cache() {
     let (a, b) = (config(&dir).cache_file(&link), config(&dir).cache_file(&dir.src()));
     assert_ne!(a, b);
 }
+
+/// `filesFromCache` counts the files whose symbols the build took from the cache: not a cached
+/// file that is open in the editor when the build reaches it (its symbols are the editor's).
+#[test]
+fn a_file_open_when_the_build_starts_is_not_counted_as_from_the_cache() {
+    use locus_doc::Document;
+    use locus_index::OpenDoc;
+    let dir = Dir::new("open-count");
+    let path = dir.write("ledger.py", LEDGER);
+    dir.write("shop.py", "def shop():\n    pass\n");
+    assert_eq!(session(&dir, config(&dir)), 0);
+    // The editor's document is known when a build starts: here a folder is added to the
+    // workspace while the file is open.
+    let index = built(&dir, config(&dir));
+    assert_eq!(index.status().from_cache, 2);
+    index.sync_open(vec![OpenDoc {
+        path,
+        doc: Document::new("def typed_in_editor():\n    pass\n", 3),
+        language_id: "python".into(),
+        source: None,
+    }]);
+    let other = dir.0.join("other");
+    std::fs::create_dir_all(other.join(".git")).unwrap();
+    index.set_folders(vec![dir.src(), other]);
+    assert!(index.wait_built(Duration::from_secs(60)));
+    let found = |q: &str| search(&index, q).into_iter().any(|h| h.name == q);
+    assert!(found("typed_in_editor") && !found("Ledger") && found("shop"));
+    assert_eq!(index.status().from_cache, 1, "shop.py only");
+}
