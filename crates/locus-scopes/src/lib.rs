@@ -13,6 +13,7 @@
 
 #![deny(missing_docs)]
 
+mod ancestry;
 mod builtin;
 mod indexing;
 mod kind;

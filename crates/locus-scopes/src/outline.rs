@@ -515,17 +515,37 @@ fn parallelism() -> usize {
 }
 
 /// The matches of the main query whose roots lie in `range` (in-progress matches run on past
-/// its end, so every match rooted in the range is found).
+/// its end, so every match rooted in the range is found), or, for a region `range.start..
+/// region.end + 1` of a language whose symbols stand alone, at least every match that can
+/// change what the region's extraction gives: the query then starts at the lowest node above
+/// the region where that is provably so (`ancestry.rs`), not at the root, and skips the
+/// siblings of every node on the way down (about 1 ms of 1.3 for a function inside a
+/// 30k-line TypeScript file that is one huge function).
 fn gather<'tree>(
     config: &LanguageConfig,
     tree: &'tree Tree,
     doc: &Document,
     range: std::ops::Range<usize>,
 ) -> Gathered<'tree> {
+    let region = Span { start: range.start, end: range.end.saturating_sub(1) };
+    let start = match independent(config) && range.end != usize::MAX {
+        true => config.ancestry.start(tree, region),
+        false => None,
+    };
+    gather_from(config, start.unwrap_or(tree.root_node()), doc, range)
+}
+
+/// The matches of the main query in `start`'s subtree whose roots lie in `range`.
+fn gather_from<'tree>(
+    config: &LanguageConfig,
+    start: Node<'tree>,
+    doc: &Document,
+    range: std::ops::Range<usize>,
+) -> Gathered<'tree> {
     let mut cursor = QueryCursor::new();
     cursor.set_byte_range(range);
     let mut gathered = Gathered::default();
-    let mut matches = cursor.matches(&config.query, tree.root_node(), RopeText(doc));
+    let mut matches = cursor.matches(&config.query, start, RopeText(doc));
     while let Some(m) = matches.next() {
         gathered.take(config, doc, config.rank[m.pattern_index], m.captures());
     }
@@ -550,10 +570,10 @@ fn gather_split<'tree>(
             .skip(1)
             .map(|b| {
                 let range = b[0]..b[1];
-                scope.spawn(move || gather(config, tree, doc, range))
+                scope.spawn(move || gather_from(config, tree.root_node(), doc, range))
             })
             .collect();
-        let mut whole = gather(config, tree, doc, 0..bounds[1]);
+        let mut whole = gather_from(config, tree.root_node(), doc, 0..bounds[1]);
         for part in parts {
             whole.merge(config, part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
         }

@@ -33,6 +33,7 @@ use std::fmt;
 
 use tree_sitter::{CaptureQuantifier, Query, QueryPredicateArg};
 
+use crate::ancestry::Ancestry;
 use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
 
@@ -219,6 +220,8 @@ pub struct LanguageConfig {
     pub(crate) rank: Vec<usize>,
     /// Every pattern, by rank.
     pub(crate) patterns: Vec<PatternInfo>,
+    /// The acting captures of every pattern, for starting a region's query below the root.
+    pub(crate) ancestry: Ancestry,
 }
 
 impl fmt::Debug for LanguageConfig {
@@ -356,6 +359,8 @@ impl LanguageConfig {
                 return Err(err("root.up must be set in a top-level pattern of its own".into()));
             }
             let rank = (0..patterns.len()).collect();
+            let mut ancestry = Ancestry::default();
+            ancestry.add(&language, &query, source, &roles, |i| &patterns[i]);
             return Ok(LanguageConfig {
                 id: entry.id,
                 language,
@@ -364,6 +369,7 @@ impl LanguageConfig {
                 deferred: None,
                 rank,
                 patterns,
+                ancestry,
             });
         };
         // The two queries compile on two threads: compilation is the larger part of loading.
@@ -401,6 +407,10 @@ impl LanguageConfig {
                 )));
             }
         }
+        let mut ancestry = Ancestry::default();
+        ancestry.add(&language, &query, &split.main, &roles, |i| &main_infos[i]);
+        ancestry
+            .add(&language, &deferred, &split.deferred, &deferred_roles, |i| &deferred_infos[i]);
         let mut patterns: Vec<Option<PatternInfo>> = vec![None; split.is_deferred.len()];
         for (info, &r) in main_infos.into_iter().zip(&main_ranks) {
             patterns[r] = Some(info);
@@ -420,6 +430,7 @@ impl LanguageConfig {
             }),
             rank: main_ranks,
             patterns: patterns.into_iter().map(|p| p.expect("every rank filled")).collect(),
+            ancestry,
         })
     }
 
