@@ -5,8 +5,8 @@
 //! when it was read: size, modification and status-change times in nanoseconds, inode and
 //! device (on Unix; elsewhere size and modification time). No content hash: it would mean
 //! reading every file at every start (the walk only stats them), and the status-change time,
-//! which no tool can set back, already changes with every write. A file modified less than
-//! [`SETTLE`] before it was read is not cached at all: a coarse clock could give a second write
+//! which no tool can set back, already changes with every write. A file changed (modified, or
+//! its status changed) less than [`SETTLE`] before it was read is not cached at all: a coarse clock could give a second write
 //! within the same tick the same fingerprint (git's "racily clean" entries).
 //!
 //! **When the whole cache is stale.** Its key hashes what decides a file's symbols besides its
@@ -93,13 +93,17 @@ impl Fingerprint {
         }
     }
 
-    /// The fingerprint of a file read now, if it may be cached: modified at least
-    /// [`SETTLE`] ago (and not in the future).
+    /// The fingerprint of a file read now, if it may be cached: changed at least [`SETTLE`]
+    /// ago (and not in the future). Changed is the later of the modification and status-change
+    /// times: a file written with an old modification time (`tar x`, `rsync -a`, `cp -p`) was
+    /// still written just now, and a second such write within the clock's tick would keep its
+    /// fingerprint.
     pub fn settled(path: &Path) -> Option<Fingerprint> {
         let meta = std::fs::metadata(path).ok()?;
         let fp = Fingerprint::of(&meta);
         let now = SystemTime::now().duration_since(UNIX_EPOCH).ok()?.as_nanos() as i64;
-        (fp.mtime_ns.saturating_add(SETTLE.as_nanos() as i64) <= now).then_some(fp)
+        let changed = fp.mtime_ns.max(fp.ctime_ns);
+        (changed.saturating_add(SETTLE.as_nanos() as i64) <= now).then_some(fp)
     }
 }
 

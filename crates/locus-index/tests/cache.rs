@@ -25,7 +25,13 @@ impl Dir {
         self.0.join("src")
     }
 
-    /// Writes a file dated an hour ago: settled, so the cache may keep it.
+    /// Waits until the files written so far are settled (their status-change time, which is
+    /// the write's, two seconds old), so that the cache may keep them.
+    fn settle(&self) {
+        std::thread::sleep(Duration::from_millis(2100));
+    }
+
+    /// Writes a file dated an hour ago (its status-change time is still now: see `settle`).
     fn write(&self, rel: &str, text: impl AsRef<[u8]>) -> PathBuf {
         let path = self.src().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -95,6 +101,7 @@ fn workspace(dir: &Dir) {
     }
     dir.write("ledger.py", LEDGER);
     dir.write("web/shop.ts", SHOP);
+    dir.settle();
 }
 
 #[test]
@@ -142,6 +149,7 @@ fn files_changed_added_and_deleted_between_starts_are_read_again_added_and_forgo
     dir.write("ledger.py", changed);
     dir.write("web/cart.ts", "export class Cart {}\n");
     std::fs::remove_file(dir.src().join("web/shop.ts")).unwrap();
+    dir.settle();
     let index = built(&dir, config(&dir));
     assert_eq!(index.status().from_cache, 2, "the two corpus files");
     let found = |q: &str| search(&index, q).into_iter().any(|h| h.name == q);
@@ -160,7 +168,10 @@ fn files_changed_added_and_deleted_between_starts_are_read_again_added_and_forgo
 fn a_file_modified_just_now_is_not_cached() {
     let dir = Dir::new("settle");
     dir.write("old.py", "def old():\n    pass\n");
+    dir.settle();
     std::fs::write(dir.src().join("new.py"), "def new():\n    pass\n").unwrap();
+    // Written now with an old modification time, as `tar x` or `rsync -a` write.
+    dir.write("extracted.py", "def extracted():\n    pass\n");
     assert_eq!(session(&dir, config(&dir)), 0);
     let index = built(&dir, config(&dir));
     assert_eq!(index.status().from_cache, 1, "only the settled file");
@@ -253,6 +264,7 @@ fn the_cache_is_off_when_asked() {
 fn a_write_removes_month_old_caches_and_killed_writers_leftovers() {
     let dir = Dir::new("prune");
     dir.write("ledger.py", LEDGER);
+    dir.settle();
     let cache = dir.0.join("cache/index");
     std::fs::create_dir_all(&cache).unwrap();
     let aged = |name: &str, age: u64| {
@@ -280,6 +292,7 @@ fn an_open_documents_text_wins_over_the_cache_and_is_never_cached() {
     let dir = Dir::new("open");
     let path = dir.write("ledger.py", LEDGER);
     dir.write("shop.py", "def shop():\n    pass\n");
+    dir.settle();
     assert_eq!(session(&dir, config(&dir)), 0);
     let index = built(&dir, config(&dir));
     assert_eq!(index.status().from_cache, 2);
@@ -294,6 +307,7 @@ fn an_open_documents_text_wins_over_the_cache_and_is_never_cached() {
     assert!(found(&index, "typed_in_editor") && !found(&index, "Ledger"));
     // A change on disk makes the cache dirty; what is written is the disk's text.
     dir.write("shop.py", "def shop_again():\n    pass\n");
+    dir.settle();
     index.paths_changed(vec![dir.src().join("shop.py")]);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !found(&index, "shop_again") {
@@ -318,6 +332,7 @@ fn a_folder_under_a_link_and_under_its_real_path_each_keep_their_cache() {
     let dir = Dir::new("linked");
     dir.write("ledger.py", LEDGER);
     dir.write("web/shop.ts", SHOP);
+    dir.settle();
     let link = dir.0.join("link");
     std::os::unix::fs::symlink(dir.src(), &link).unwrap();
     let start = |folder: &Path| {
@@ -347,6 +362,7 @@ fn a_file_open_when_the_build_starts_is_not_counted_as_from_the_cache() {
     let dir = Dir::new("open-count");
     let path = dir.write("ledger.py", LEDGER);
     dir.write("shop.py", "def shop():\n    pass\n");
+    dir.settle();
     assert_eq!(session(&dir, config(&dir)), 0);
     // The editor's document is known when a build starts: here a folder is added to the
     // workspace while the file is open.
