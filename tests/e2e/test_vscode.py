@@ -217,7 +217,8 @@ class VSCode:
         (misbehaving / "extension.js").write_text(MISBEHAVING_JS)
         self.selftest = tmp / "selftest.json"
         self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_CONFIG_HOME=str(tmp / "config"),
-                        XDG_DATA_HOME=str(tmp / "data"), LOCUS_VSCODE_SELFTEST=str(self.selftest), LOCUS_LOG="info")
+                        XDG_DATA_HOME=str(tmp / "data"), LOCUS_CACHE_DIR=str(tmp / "locus-cache"),
+                        LOCUS_VSCODE_SELFTEST=str(self.selftest), LOCUS_LOG="info")
         self.env.pop("LOCUS_TEST_TOOLS", None)
         run = subprocess.run([str(self.node), str(self.entry), "--extensions-dir", str(self.exts), "--user-data-dir", str(self.user),
                               "--install-extension", str(self.vsix)], env=self.env, capture_output=True, text=True, timeout=300)

@@ -91,7 +91,15 @@ fn standard_cache_dir() -> Option<PathBuf> {
         return None;
     }
     if let Some(dir) = var("LOCUS_CACHE_DIR") {
-        return Some(dir.join("index"));
+        if dir.is_absolute() {
+            return Some(dir.join("index"));
+        }
+        // Relative to what? The sidecar and a `locus symbols` in a subfolder would each
+        // read another cache, perhaps inside the workspace; refused like XDG's.
+        eprintln!(
+            "locus-index: LOCUS_CACHE_DIR={} is not an absolute path; ignored",
+            dir.display()
+        );
     }
     // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
     if let Some(dir) = var("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
