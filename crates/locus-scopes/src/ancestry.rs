@@ -31,8 +31,24 @@
 
 use tree_sitter::{Language, Node, Query, Tree};
 
-use crate::outline::Span;
-use crate::query::{PatternInfo, Role};
+/// A half-open byte range (the region; kept apart from `outline::Span` so that this module
+/// imports no other: `query` and `outline` both use it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+/// What one capture does, for [`Ancestry::add`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Acting {
+    /// It only names or helps (`@name`, `@_helper`): no effect on which symbols there are.
+    No,
+    /// It makes, hides or reshapes the captured node's own symbol.
+    Here,
+    /// It acts on what lies inside the captured node (`@ignore`, a `text.match` symbol).
+    Inward,
+}
 
 /// The kinds a pattern's node may have at one depth; `None` for any kind.
 type Level = Option<Vec<String>>;
@@ -55,14 +71,15 @@ pub(crate) struct Ancestry {
 
 impl Ancestry {
     /// Reads the acting captures of `query`'s patterns from `text`, the source it was compiled
-    /// from. `roles` are the query's capture roles by index; `info(i)` is pattern `i`'s.
-    pub(crate) fn add<'a>(
+    /// from. `acting(i, c)` says what capture `c` does in pattern `i`; `kinds(i)` gives pattern
+    /// `i`'s `#kind-eq?` tests (capture index, kinds).
+    pub(crate) fn add(
         &mut self,
         language: &Language,
         query: &Query,
         text: &str,
-        roles: &[Role],
-        info: impl Fn(usize) -> &'a PatternInfo,
+        acting: impl Fn(usize, usize) -> Acting,
+        kinds: impl Fn(usize) -> Vec<(u32, Vec<String>)>,
     ) {
         let names = query.capture_names();
         for i in 0..query.pattern_count() {
@@ -78,18 +95,16 @@ impl Ancestry {
                     break;
                 }
             }
-            let info = info(i);
+            let tests = kinds(i);
             // `#kind-eq?` narrows the kinds of the nodes its capture takes.
             let kinds_of = |item: usize| -> Option<Vec<String>> {
                 let mut kinds: Option<Vec<String>> = None;
                 for (name, _) in parser.attached.iter().filter(|(_, at)| *at == item) {
-                    for test in info.kinds.iter().filter(|t| !t.negate) {
-                        if names[test.capture as usize] == name.as_str() {
+                    for (capture, allowed) in &tests {
+                        if names[*capture as usize] == name.as_str() {
                             kinds = Some(match kinds {
-                                None => test.kinds.clone(),
-                                Some(k) => {
-                                    k.into_iter().filter(|k| test.kinds.contains(k)).collect()
-                                }
+                                None => allowed.clone(),
+                                Some(k) => k.into_iter().filter(|k| allowed.contains(k)).collect(),
                             });
                         }
                     }
@@ -99,8 +114,8 @@ impl Ancestry {
             let rooted = query.is_pattern_rooted(i);
             for (name, chain) in &parser.out {
                 let Some(index) = names.iter().position(|n| n == name) else { continue };
-                let role = roles[index];
-                if !acts(role) {
+                let act = acting(i, index);
+                if act == Acting::No {
                     continue;
                 }
                 let mut levels: Vec<Level> = chain
@@ -117,8 +132,7 @@ impl Ancestry {
                     // Sibling nodes: their parent is the root.
                     levels.insert(0, None);
                 }
-                let inward = role == Role::Ignore
-                    || matches!(role, Role::Symbol(_)) && info.text_match.is_some();
+                let inward = act == Acting::Inward;
                 self.chains.push(Chain { levels, inward });
             }
         }
@@ -157,11 +171,6 @@ impl Ancestry {
         }
         Some(start)
     }
-}
-
-/// Whether a capture of this role acts on symbols (names and helpers only render them).
-fn acts(role: Role) -> bool {
-    !matches!(role, Role::Name | Role::Helper)
 }
 
 impl Chain {

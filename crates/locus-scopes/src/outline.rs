@@ -529,7 +529,9 @@ fn gather<'tree>(
 ) -> Gathered<'tree> {
     let region = Span { start: range.start, end: range.end.saturating_sub(1) };
     let start = match independent(config) && range.end != usize::MAX {
-        true => config.ancestry.start(tree, region),
+        true => config
+            .ancestry
+            .start(tree, crate::ancestry::Span { start: region.start, end: region.end }),
         false => None,
     };
     gather_from(config, start.unwrap_or(tree.root_node()), doc, range)

@@ -33,7 +33,7 @@ use std::fmt;
 
 use tree_sitter::{CaptureQuantifier, Query, QueryPredicateArg};
 
-use crate::ancestry::Ancestry;
+use crate::ancestry::{Acting, Ancestry};
 use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
 
@@ -360,7 +360,7 @@ impl LanguageConfig {
             }
             let rank = (0..patterns.len()).collect();
             let mut ancestry = Ancestry::default();
-            ancestry.add(&language, &query, source, &roles, |i| &patterns[i]);
+            ancestry_add(&mut ancestry, &language, &query, source, &roles, |i| &patterns[i]);
             return Ok(LanguageConfig {
                 id: entry.id,
                 language,
@@ -408,9 +408,10 @@ impl LanguageConfig {
             }
         }
         let mut ancestry = Ancestry::default();
-        ancestry.add(&language, &query, &split.main, &roles, |i| &main_infos[i]);
-        ancestry
-            .add(&language, &deferred, &split.deferred, &deferred_roles, |i| &deferred_infos[i]);
+        ancestry_add(&mut ancestry, &language, &query, &split.main, &roles, |i| &main_infos[i]);
+        ancestry_add(&mut ancestry, &language, &deferred, &split.deferred, &deferred_roles, |i| {
+            &deferred_infos[i]
+        });
         let mut patterns: Vec<Option<PatternInfo>> = vec![None; split.is_deferred.len()];
         for (info, &r) in main_infos.into_iter().zip(&main_ranks) {
             patterns[r] = Some(info);
@@ -454,6 +455,28 @@ impl LanguageConfig {
     pub fn grammar(&self) -> &tree_sitter::Language {
         &self.language
     }
+}
+
+/// Adds `query`'s acting captures to `ancestry` (see `ancestry.rs`): a symbol, its range and
+/// `@skip` act on their node; `@ignore` and a `text.match` symbol on what lies inside it.
+fn ancestry_add<'a>(
+    ancestry: &mut Ancestry,
+    language: &tree_sitter::Language,
+    query: &Query,
+    text: &str,
+    roles: &[Role],
+    info: impl Fn(usize) -> &'a PatternInfo,
+) {
+    let acting = |i: usize, capture: usize| match roles[capture] {
+        Role::Name | Role::Helper => Acting::No,
+        Role::Ignore => Acting::Inward,
+        Role::Symbol(_) if info(i).text_match.is_some() => Acting::Inward,
+        _ => Acting::Here,
+    };
+    let kinds = |i: usize| {
+        info(i).kinds.iter().filter(|t| !t.negate).map(|t| (t.capture, t.kinds.clone())).collect()
+    };
+    ancestry.add(language, query, text, acting, kinds);
 }
 
 fn capture_role(name: &str) -> Option<Role> {
