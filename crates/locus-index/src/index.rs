@@ -95,11 +95,13 @@ fn standard_cache_dir() -> Option<PathBuf> {
             return Some(dir.join("index"));
         }
         // Relative to what? The sidecar and a `locus symbols` in a subfolder would each
-        // read another cache, perhaps inside the workspace; refused like XDG's.
+        // read another cache, perhaps inside the workspace. Whoever set it wanted the
+        // cache somewhere else than the default, so there is no cache rather than that.
         eprintln!(
-            "locus-index: LOCUS_CACHE_DIR={} is not an absolute path; ignored",
+            "locus-index: LOCUS_CACHE_DIR={} is not an absolute path; the symbol cache is off",
             dir.display()
         );
+        return None;
     }
     // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
     if let Some(dir) = var("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
