@@ -450,6 +450,16 @@ fn logs_reach_the_editor_and_exit_without_shutdown_fails() {
 }
 
 #[test]
+fn exit_ends_the_server_though_the_editor_keeps_the_pipe_open() {
+    // The LSP says the server exits on `exit`; an editor may keep stdin open after it.
+    let mut s = Server::start(&[]);
+    s.initialize(json!({}));
+    s.request("shutdown", Value::Null).expect("shutdown succeeds");
+    s.notify("exit", Value::Null);
+    assert!(s.wait_with_stdin_open().success());
+}
+
+#[test]
 fn command_line_options_are_validated() {
     let run = |args: &[&str], env: Option<&str>| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_locus"));

@@ -55,7 +55,13 @@ pub fn run(options: Options) -> std::io::Result<bool> {
     let mcp = options.mcp_port.map(|port| crate::mcp::start_sidecar(port, state.clone()));
     let status = mcp_status(options.mcp_port, mcp.as_ref());
     let _mcp = mcp;
-    runtime.block_on(serve(options, state, status, tokio::io::stdin(), tokio::io::stdout()))
+    let served =
+        runtime.block_on(serve(options, state, status, tokio::io::stdin(), tokio::io::stdout()));
+    // tokio reads stdin on a blocking thread, which stays in `read` while the editor keeps
+    // the pipe open after `exit` (the LSP says exit at once); dropping the runtime would
+    // wait for that read forever, so it is left behind.
+    runtime.shutdown_background();
+    served
 }
 
 /// The `locus/mcpStatus` notification's params (DESIGN §5): whether agents can reach this

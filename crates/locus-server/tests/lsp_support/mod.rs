@@ -192,6 +192,11 @@ impl Server {
     /// Waits for the process to end (closing its stdin first).
     pub fn wait(&mut self) -> ExitStatus {
         self.stdin.take();
+        self.wait_with_stdin_open()
+    }
+
+    /// Waits for the process to end, its stdin left open (as some editors leave it).
+    pub fn wait_with_stdin_open(&mut self) -> ExitStatus {
         let deadline = Instant::now() + DEADLINE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
