@@ -21,12 +21,15 @@
 //! is missing is a first start; one that is unreadable, truncated, corrupt or of another key
 //! is ignored, said once on stderr, and replaced after the build; never an error.
 //!
-//! **Writing.** One file per workspace folder, named by a hash of its path, in the
-//! cache directory (mode 0700 when Locus creates it), written to a temporary file (mode 0600)
-//! and renamed over the old one, on the index's own low-priority thread: after a build that
-//! read something new, then at most every [`INTERVAL`] while files change. Never larger than
-//! the index's memory cap. Each write removes the caches no start has read or written for a
-//! month, and temporary files a killed process left.
+//! **Writing.** One file per workspace folder, named by a hash of its path's components, in
+//! the cache directory (mode 0700 when Locus creates it; an existing one that is not the
+//! user's, or that group or others may write to, is not used: [`check_dir`]), written to a new
+//! temporary file (mode 0600, `O_EXCL`: a planted link is not followed) and renamed over the
+//! old one, on the index's own low-priority thread: after a build that read something new,
+//! then at most every [`INTERVAL`] while the index changes; and when a process ends
+//! (`Index::save_cache`, also during a build: see there). Never larger than the index's memory
+//! cap, and a larger file is not read. Each write removes the caches no start has read or
+//! written for a month, and temporary files a killed process left.
 
 use std::collections::HashMap;
 use std::fs::Metadata;
@@ -143,8 +146,20 @@ pub(crate) struct Writes {
 }
 
 impl Cache {
+    /// The cache of `config`, `None` when it is off or its directory exists but is not
+    /// trusted (see [`check_dir`]; said on stderr).
     pub fn new(config: &Config) -> Option<Arc<Cache>> {
         let dir = config.cache_dir.clone()?;
+        if dir.exists()
+            && let Err(why) = check_dir(&dir)
+        {
+            eprintln!(
+                "locus-index: the symbol cache directory {} is not used ({why}); the index \
+                 works without it, every start reads every file",
+                dir.display()
+            );
+            return None;
+        }
         Some(Arc::new(Cache {
             dir,
             version: config.cache_version.clone(),
@@ -177,8 +192,11 @@ impl Cache {
     /// not of its canonical path: the cache holds that path's files under it, so a folder
     /// opened through a symbolic link and by its real path has a cache for each (one file
     /// would be rewritten by each start and refused by the other's as another folder's).
+    /// The hash is of the path's components (`/a/b/`, `/a//b` and `/a/./b` are `/a/b`, as
+    /// `Path`'s equality has them), not of its bytes.
     pub fn file_of(dir: &Path, folder: &Path) -> PathBuf {
-        let digest = Sha256::digest(folder.as_os_str().as_encoded_bytes());
+        let normal: PathBuf = folder.components().collect();
+        let digest = Sha256::digest(normal.as_os_str().as_encoded_bytes());
         let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
         dir.join(format!("{hex}.symbols"))
     }
@@ -190,7 +208,18 @@ impl Cache {
         let mut out = Loaded::new();
         for folder in folders {
             let path = Cache::file_of(&self.dir, folder);
-            let bytes = match std::fs::read(&path) {
+            // Never more than the index's memory cap (what a write never exceeds) is read.
+            let bytes = match std::fs::metadata(&path) {
+                Ok(m) if m.len() > self.max_bytes as u64 => {
+                    self.say_read(
+                        &path,
+                        &format!("{} MiB, over the index's memory cap", m.len() >> 20),
+                    );
+                    continue;
+                }
+                _ => std::fs::read(&path),
+            };
+            let bytes = match bytes {
                 Ok(b) => b,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => {
@@ -247,6 +276,7 @@ impl Cache {
         let key = self.key(config);
         make_private_dir(&self.dir)
             .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        check_dir(&self.dir).map_err(|why| format!("{}: {why}", self.dir.display()))?;
         for folder in folders {
             let Some(folder_text) = folder.to_str() else { continue };
             // A file belongs to the innermost folder holding it.
@@ -409,6 +439,37 @@ impl Hasher for Sha256Hasher {
     }
 }
 
+/// Whether the cache directory may be trusted: the user's own, and neither the group nor
+/// others may write to it (else another user could plant a cache with made-up symbols, or
+/// replace one). The rule of the MCP discovery directory (locus-server's `check_dir`), kept
+/// here because locus-index does not depend on locus-server; unlike it, a symbolic link to
+/// such a directory is followed (`~/.cache` is often one). Not checked elsewhere than Unix.
+pub(crate) fn check_dir(dir: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(dir).map_err(|e| format!("cannot stat it: {e}"))?;
+        if !meta.is_dir() {
+            return Err("it is not a directory".into());
+        }
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(format!("it is owned by uid {}, not by you (uid {me})", meta.uid()));
+        }
+        let mode = meta.mode() & 0o7777;
+        if mode & 0o022 != 0 {
+            return Err(format!(
+                "its mode is {mode:04o}: other users can write to it (run `chmod 700 {}`)",
+                dir.display()
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
 /// Creates the cache directory (and its missing parents) readable by the user alone.
 fn make_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut b = std::fs::DirBuilder::new();
@@ -431,11 +492,20 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     name.push(format!(".{}.{n}.tmp", std::process::id()));
     let tmp = path.with_file_name(name);
     let result = (|| {
+        // A new file only (O_EXCL): a link planted under the temporary name is never
+        // followed. A file of that name left by an earlier process with this pid is removed
+        // (a link itself, not what it names) and the creation tried once more.
         let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
+        options.write(true).create_new(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut f = options.open(&tmp)?;
+        let mut f = match options.open(&tmp) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&tmp)?;
+                options.open(&tmp)?
+            }
+            other => other?,
+        };
         f.write_all(bytes)?;
         drop(f);
         std::fs::rename(&tmp, path)

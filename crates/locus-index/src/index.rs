@@ -249,6 +249,10 @@ pub struct Index {
     cache: Option<Arc<Cache>>,
     /// Files of the last build taken from the cache.
     from_cache: AtomicUsize,
+    /// The generation of the build that has taken every usable file of the cache into the
+    /// store (0: none yet): from then on a write during the build (`save_cache`) loses nothing
+    /// the cache held.
+    cache_taken: AtomicU64,
 }
 
 impl Drop for Index {
@@ -292,6 +296,7 @@ impl Index {
             changes: Mutex::new(tx),
             cache: cache.clone(),
             from_cache: AtomicUsize::new(0),
+            cache_taken: AtomicU64::new(0),
         });
         if let Some(cache) = cache {
             let weak = Arc::downgrade(&index);
@@ -495,6 +500,9 @@ impl Index {
             listings.entry(dir.to_path_buf()).or_insert_with(|| walk::listing(dir)).contains(path)
         };
         let mut seen = HashSet::new();
+        // Whether the store changed (a file read again or forgotten): only then is the cache
+        // to be written again; a swap file or an ignored file changes nothing.
+        let mut changed = false;
         for path in paths {
             if !seen.insert(path.clone()) {
                 continue;
@@ -508,7 +516,7 @@ impl Index {
                     self.watch(&dirs);
                     lock(&self.dirs).extend(dirs);
                     for f in files {
-                        self.update_file(&f);
+                        changed |= self.update_file(&f);
                     }
                 }
             } else if path.is_file() {
@@ -516,24 +524,27 @@ impl Index {
                     && walk::admits_name(&path, &self.config)
                     && admitted_in(&parent, &path)
                 {
-                    self.update_file(&path);
+                    changed |= self.update_file(&path);
                 } else if !lock(&self.overlays).contains_key(&path) {
-                    write(&self.store).remove(&path);
+                    changed |= write(&self.store).remove(&path);
                 }
             } else {
                 let overlays = lock(&self.overlays);
                 let mut store = write(&self.store);
                 if !overlays.contains_key(&path) {
-                    store.remove(&path);
+                    changed |= store.remove(&path);
                 }
                 if lock(&self.dirs).remove(&path) {
+                    changed = true;
                     store.remove_under(&path, &overlays);
                     lock(&self.dirs).retain(|d| !d.starts_with(&path));
                 }
             }
         }
         self.touch();
-        self.cache_changed(false);
+        if changed {
+            self.cache_changed(false);
+        }
     }
 
     fn admitted(&self, path: &Path) -> bool {
@@ -546,23 +557,22 @@ impl Index {
     }
 
     /// Reads one file from disk and sets its symbols (or forgets it when skipped); an open
-    /// document keeps the editor's text.
-    fn update_file(&self, path: &Path) {
+    /// document keeps the editor's text. Returns whether the store changed.
+    fn update_file(&self, path: &Path) -> bool {
         let outcome = outline_file(path, &self.config, self.cache.is_some());
         let folders = self.folders();
         let overlays = lock(&self.overlays);
         if overlays.contains_key(path) {
-            return;
+            return false;
         }
         let mut store = write(&self.store);
         match outcome {
             Outcome::Symbols(syms, fingerprint) => {
                 let kept = self.insert_capped(&mut store, path, syms, None, &folders);
                 self.set_fingerprint(path, fingerprint.filter(|_| kept));
+                true
             }
-            Outcome::Skipped(_) | Outcome::NotSource => {
-                store.remove(path);
-            }
+            Outcome::Skipped(_) | Outcome::NotSource => store.remove(path),
         }
     }
 
@@ -625,27 +635,38 @@ impl Index {
     }
 
     /// Writes the symbol cache now if the index changed since it was last written, after a
-    /// write under way ends (for a clean shutdown, and tests); does nothing while a build
-    /// runs (its end writes it) or when the cache is off.
+    /// write under way ends (for a clean shutdown, a one-shot process that ends, and tests);
+    /// does nothing when the cache is off. While a build runs, what it has so far is written
+    /// (a process that ends before its build does still warms the cache), once the build has
+    /// taken every usable file of the cache into the index: the files not read yet are then
+    /// those the cache lacked or held stale, so the write loses nothing the next start could
+    /// use. Before that (the folders still being walked) nothing is written and the cache on
+    /// disk stays as it was.
     pub fn save_cache(&self) {
-        self.try_save_cache();
+        self.try_save_cache(true);
     }
 
-    /// [`Index::save_cache`]; returns false when a build runs (nothing is written).
-    fn try_save_cache(&self) -> bool {
+    /// [`Index::save_cache`]; returns false when a build runs and nothing was written (always
+    /// unless `partial`).
+    fn try_save_cache(&self, partial: bool) -> bool {
         let Some(cache) = &self.cache else { return true };
         let _writing = lock(&cache.writing);
         {
             let mut w = lock(&cache.writes);
             if self.building.load(Ordering::SeqCst) {
-                return false;
+                let generation = self.generation.load(Ordering::SeqCst);
+                if !partial || self.cache_taken.load(Ordering::SeqCst) != generation {
+                    return false;
+                }
+                // `dirty` stays: the build's end writes the whole store.
+            } else {
+                if !w.dirty {
+                    return true;
+                }
+                w.dirty = false;
+                w.now = false;
+                w.last = Some(Instant::now());
             }
-            if !w.dirty {
-                return true;
-            }
-            w.dirty = false;
-            w.now = false;
-            w.last = Some(Instant::now());
         }
         // A snapshot: the symbols are shared, so the store's lock is held for a moment.
         let files: Vec<_> = {
@@ -753,6 +774,10 @@ impl Index {
             }
             drop((store, overlays));
             self.done.fetch_add(n, Ordering::Relaxed);
+        }
+        if current() {
+            // Every usable cached file is in the store: a write from now on keeps them.
+            self.cache_taken.store(generation, Ordering::SeqCst);
         }
         // Largest files first, one file a task: the pool's threads take the next file as
         // they finish, so no large file starts last and leaves a core idle at the end.
@@ -973,7 +998,7 @@ fn write_cache(cache: &Cache, index: &Weak<Index>) {
         if w.dirty && (w.now || since >= INTERVAL) {
             drop(w);
             let Some(index) = index.upgrade() else { return };
-            let saved = index.try_save_cache();
+            let saved = index.try_save_cache(false);
             drop(index);
             w = lock(&cache.writes);
             if !saved {

@@ -382,3 +382,117 @@ fn a_file_open_when_the_build_starts_is_not_counted_as_from_the_cache() {
     assert!(found("typed_in_editor") && !found("Ledger") && found("shop"));
     assert_eq!(index.status().from_cache, 1, "shop.py only");
 }
+
+/// A process that ends while its build runs (a one-shot `locus symbols` past its wait, an
+/// editor that quits early) writes what the build has so far: every file it took from the
+/// cache and those read since, none lost; the next start takes them all.
+#[test]
+fn a_write_during_the_build_keeps_the_cached_files_and_adds_those_read_so_far() {
+    let dir = Dir::new("partial");
+    workspace(&dir);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    // New files that take seconds to read on one thread.
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large");
+    let big = std::fs::read(
+        corpus.join("microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts"),
+    )
+    .unwrap();
+    for i in 0..5 {
+        dir.write(&format!("more/copy{i}.ts"), &big);
+    }
+    dir.settle();
+    let one_thread = || Config { threads: 1, ..config(&dir) };
+    let index = Index::start(vec![dir.src()], one_thread());
+    // The 4 cached files are taken, then the new ones are read one at a time: wait for the
+    // first of them.
+    let waited = std::time::Instant::now();
+    while index.progress().is_some_and(|p| p.files_done < 5) {
+        assert!(waited.elapsed() < Duration::from_secs(60), "no file read within 60 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    index.save_cache();
+    let progress = index.progress();
+    let file = config(&dir).cache_file(&dir.src()).unwrap();
+    // What the write left, kept aside from the build's own write at its end.
+    let kept = dir.0.join("kept");
+    std::fs::create_dir_all(&kept).unwrap();
+    std::fs::copy(&file, kept.join(file.file_name().unwrap())).unwrap();
+    let p = progress.expect("the build ended before the write: the test needs more files");
+    assert!(p.files_done < 9, "{p:?}");
+    assert!(index.wait_built(Duration::from_secs(120)));
+    let full = index.status().symbols;
+    drop(index);
+    let next = built(&dir, Config { cache_dir: Some(kept), ..config(&dir) });
+    let from_cache = next.status().from_cache;
+    assert!((5..9).contains(&from_cache), "{from_cache} files from the cache written mid-build");
+    assert_eq!(next.status().symbols, full);
+}
+
+/// Changes that leave the index as it was (an editor's swap file, an ignored file) do not
+/// make the cache be written again; a file read again does.
+#[test]
+fn only_a_change_of_the_index_makes_the_cache_be_written_again() {
+    #[cfg(unix)]
+    use std::os::unix::fs::MetadataExt;
+    let dir = Dir::new("dirty");
+    workspace(&dir);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    let file = config(&dir).cache_file(&dir.src()).unwrap();
+    // Each write renames a new file over the old: a new inode.
+    let inode = || std::fs::metadata(&file).unwrap().ino();
+    let index = built(&dir, config(&dir));
+    index.save_cache();
+    let written = inode();
+    let swap = dir.src().join(".ledger.py.swp");
+    std::fs::write(&swap, "swap").unwrap();
+    index.apply_paths(vec![swap.clone()]);
+    std::fs::remove_file(&swap).unwrap();
+    index.apply_paths(vec![swap, dir.src().join("nowhere.py")]);
+    index.save_cache();
+    assert_eq!(inode(), written, "rewritten for changes outside the index");
+    dir.write("ledger.py", LEDGER.replace("audit", "adult"));
+    index.apply_paths(vec![dir.src().join("ledger.py")]);
+    index.save_cache();
+    assert_ne!(inode(), written, "not rewritten after a file changed");
+}
+
+/// A cache directory other users may write to is not used (they could plant made-up
+/// symbols): the index runs without a cache and writes nothing there.
+#[cfg(unix)]
+#[test]
+fn a_cache_directory_others_may_write_to_is_not_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Dir::new("shared-dir");
+    workspace(&dir);
+    let cache = dir.0.join("cache/index");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    assert_eq!(session(&dir, config(&dir)), 0);
+    assert_eq!(session(&dir, config(&dir)), 0);
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 0);
+    // Made private again, it is used.
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(session(&dir, config(&dir)), 0);
+    assert_eq!(session(&dir, config(&dir)), 4);
+}
+
+/// A folder's cache file is named by its path's components: `/a/b/` and `/a/b` are one
+/// folder. A cache file larger than the index's memory cap is not read.
+#[test]
+fn a_folder_with_a_trailing_slash_has_the_same_cache_and_an_oversized_cache_is_ignored() {
+    let dir = Dir::new("names");
+    let config = || Config { max_index_bytes: 1 << 20, ..config(&dir) };
+    let plain = dir.src();
+    let mut slashed = plain.clone().into_os_string();
+    slashed.push("/");
+    assert_eq!(config().cache_file(&plain), config().cache_file(Path::new(&slashed)));
+    dir.write("ledger.py", LEDGER);
+    dir.settle();
+    assert_eq!(session(&dir, config()), 0);
+    assert_eq!(session(&dir, config()), 1);
+    let file = config().cache_file(&plain).unwrap();
+    let good = std::fs::read(&file).unwrap();
+    std::fs::write(&file, [good.as_slice(), &vec![0; 2 << 20]].concat()).unwrap();
+    assert_eq!(session(&dir, config()), 0);
+    assert_eq!(session(&dir, config()), 1);
+}

@@ -189,7 +189,9 @@ impl Tool for SymbolSearch {
             }
             if one_shot {
                 // The process ends with this answer: the symbol cache its build read is
-                // written now (nothing when it read nothing new), so the next start is fast.
+                // written now (nothing when it read nothing new), so the next start is fast;
+                // a build still running past the wait writes what it has so far (every cached
+                // file it took, and those read since: `Index::save_cache`).
                 index.save_cache();
             }
             let query = Query { text: query_text, kinds, path, limit, near };
