@@ -1,6 +1,8 @@
 """The symbol cache across a real editor's restart: a Neovim with the Locus plugin (its `locus
-lsp` sidecar) holds an unsaved edit when it quits; its sidecar writes the cache at shutdown;
-files are then renamed and edited on disk with the editor closed; the next start (`locus mcp`,
+lsp` sidecar) holds an unsaved edit when it quits, and files were deleted and edited on disk
+while it was open (after the build wrote the cache); its sidecar writes the cache at shutdown
+(seen in the cache's contents: only that write knows of those changes); files are then renamed
+and edited on disk with the editor closed; the next start (`locus mcp`,
 in-process) takes the unchanged file from the cache, never the unsaved text, and answers
 exactly what a start without the cache (`LOCUS_INDEX_CACHE=0`) answers.
 
@@ -17,6 +19,7 @@ from mcp_common import ROOT, env, locus_bin  # noqa: F401 (fixtures)
 from test_symbol_search import APP_TS, LEDGER, NVIM_SCRIPT, WAIT, need_sdk, nvim_bin, search, search_until, stdio
 
 QUERIES = ["Ledger", "Ledger.balance", "balance", "typed_not_saved", "soon_renamed", "renamed_while_closed",
+           "edited_in_while_open", "edited_away_while_open", "deleted_while_open",
            "AccountService.findAccount", "parseUserName", "addedWhileClosed", "Stays.put", "a", "user", "s"]
 
 
@@ -51,6 +54,8 @@ def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
     (ws / "src" / "app.ts").write_text(APP_TS)
     (ws / "src" / "old.py").write_text("def soon_renamed():\n    pass\n")
     (ws / "src" / "stays.py").write_text("class Stays:\n    def put(self):\n        pass\n")
+    (ws / "src" / "gone.py").write_text("def deleted_while_open():\n    pass\n")
+    (ws / "src" / "edited.py").write_text("def edited_away_while_open():\n    pass\n")
     # A file changed under 2 s before it is read is not cached (its status-change time counts,
     # which no tool sets back).
     time.sleep(2.1)
@@ -82,9 +87,29 @@ def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
                 status = (await client.call_tool("bridge_status", {})).structured_content["data"]
                 assert status["mode"] == "sidecar"
                 index = status["symbolIndex"]
-                assert (index["files"], index["filesFromCache"]) == (4, 0), index
+                assert (index["files"], index["filesFromCache"]) == (6, 0), index
 
         asyncio.run(editor_session())
+        # The build's write (it read files the cache lacked), with the files as they were.
+        deadline = time.time() + WAIT
+        while b"edited_away_while_open" not in cache_bytes(cache):
+            if time.time() > deadline:
+                pytest.fail(f"the build did not write the cache: {list(cache.glob('*')) if cache.exists() else 'none'}")
+            time.sleep(0.05)
+        # Changed on disk while the editor is open: the sidecar's index follows (its watcher),
+        # and only its write at shutdown can bring that to the cache (the next periodic write
+        # is 30 s after the build's).
+        (ws / "src" / "gone.py").unlink()
+        (ws / "src" / "edited.py").write_text("def edited_in_while_open():\n    pass\n")
+
+        async def changes_seen():
+            async with stdio(env) as client:
+                await search_until(client, lambda d: d["symbols"] and d["symbols"][0]["name"] == "edited_in_while_open",
+                                   "the file edited on disk", query="edited_in_while_open")
+                await search_until(client, lambda d: all(s["name"] != "deleted_while_open" for s in d["symbols"]),
+                                   "the file deleted on disk", query="deleted_while_open")
+
+        asyncio.run(changes_seen())
     finally:
         (control / "done").touch()
         try:
@@ -95,14 +120,22 @@ def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
     error = (control / "error.txt").read_text() if (control / "error.txt").exists() else ""
     assert nvim.returncode == 0, f"Neovim failed: {error}\n{nvim.stderr.read() if nvim.stderr else ''}"
 
-    # The sidecar writes the cache at its shutdown and removes its discovery file.
-    deadline = time.time() + WAIT
-    while list((env.runtime / "locus").glob("*.json")) or not list(cache.glob("*.symbols")):
-        if time.time() > deadline:
-            pytest.fail(f"after Neovim quit: discovery {list((env.runtime / 'locus').glob('*.json'))}, "
-                        f"cache {list(cache.glob('*')) if cache.exists() else 'none'}")
-        time.sleep(0.05)
+    # The sidecar has removed its discovery file, and written the cache at its shutdown,
+    # before answering it: the file deleted and the one edited while it ran are not in it (the
+    # edited file was read under 2 s after its write: not cached), nor the unsaved text.
+    assert not list((env.runtime / "locus").glob("*.json"))
+    written = cache_bytes(cache)
+    assert b"stays.py" in written and b"Stays" in written
+    assert b"gone.py" not in written and b"deleted_while_open" not in written
+    assert b"edited_away_while_open" not in written and b"edited_in_while_open" not in written
+    assert b"typed_not_saved" not in written
     assert "typed_not_saved" not in (ws / "ledger.py").read_text()
+    # ledger.py was open: its disk symbols are cached only if a write came before the agent's
+    # first call made the editor's text win (a race this test does not decide); never the
+    # editor's.
+    ledger_cached = b"ledger.py" in written
+    if ledger_cached:
+        assert b"Ledger" in written and b"balance" in written
 
     # With the editor closed: a file renamed and given a new name inside, another edited.
     (ws / "src" / "old.py").rename(ws / "src" / "renamed.py")
@@ -112,9 +145,8 @@ def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
 
     warm, warm_status = answers(env)
     cold, cold_status = answers(env, LOCUS_INDEX_CACHE="0")
-    # Only src/stays.py: ledger.py, unchanged on disk, was open (its symbols were the editor's,
-    # so its disk symbols were not cached); the other two changed.
-    assert warm_status["filesFromCache"] == 1, warm_status
+    # src/stays.py, and ledger.py when its disk symbols were cached (above); the others changed.
+    assert warm_status["filesFromCache"] == 1 + ledger_cached, warm_status
     assert cold_status["filesFromCache"] == 0, cold_status
     assert warm == cold
     names = lambda q: [s["name"] for s in warm[q]]  # noqa: E731
@@ -122,10 +154,19 @@ def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
     assert names("renamed_while_closed")[0] == "renamed_while_closed"
     assert "soon_renamed" not in names("soon_renamed")
     assert names("addedWhileClosed")[0] == "addedWhileClosed"
-    # The next start takes all four from the cache the last start wrote (a one-shot
-    # `locus mcp` writes it when it ends), with the same answers.
+    assert names("edited_in_while_open")[0] == "edited_in_while_open"
+    assert "deleted_while_open" not in names("deleted_while_open")
+    # The next start takes all five from the cache the last start wrote (`locus mcp` without an
+    # editor writes its index's cache when its stdin closes), with the same answers.
     time.sleep(2.1)  # the two files just written settle
     answers(env)
     again, again_status = answers(env)
     assert again == cold
-    assert again_status["filesFromCache"] == 4, again_status
+    assert again_status["filesFromCache"] == 5, again_status
+
+
+def cache_bytes(cache) -> bytes:
+    """The workspace's symbol cache file (the only one in the test's cache directory), or b""."""
+    files = list(cache.glob("*.symbols")) if cache.exists() else []
+    assert len(files) <= 1, files
+    return files[0].read_bytes() if files else b""

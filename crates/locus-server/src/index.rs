@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use locus_index::{Config, Index, OpenDoc};
 
@@ -41,14 +42,23 @@ pub fn paths_changed(paths: Vec<PathBuf>) {
     }
 }
 
+/// How long the end of a process waits for the symbol cache's write.
+const SAVE_BOUND: Duration = Duration::from_secs(2);
+
 /// The editor is shutting down: the symbol cache is written if the index changed since its
-/// last write (on a thread of its own: the editor's `shutdown` reply does not wait for it).
-pub fn save_cache() {
-    if let Some(index) = current() {
-        let _ = std::thread::Builder::new()
-            .name("locus-index-save".into())
-            .spawn(move || index.save_cache());
-    }
+/// last write, before `shutdown` is answered (the `exit` that follows ends the process, and a
+/// write on a thread of its own with it). At most [`SAVE_BOUND`]; returns false when the
+/// write did not end within it (it goes on until the process ends).
+pub async fn save_cache() -> bool {
+    save_cache_of(current()).await
+}
+
+/// Writes `index`'s symbol cache (see [`Index::save_cache`]) on a blocking thread, waiting at
+/// most [`SAVE_BOUND`]; false when it did not end within it.
+pub async fn save_cache_of(index: Option<Arc<Index>>) -> bool {
+    let Some(index) = index else { return true };
+    let task = tokio::task::spawn_blocking(move || index.save_cache());
+    tokio::time::timeout(SAVE_BOUND, task).await.is_ok()
 }
 
 /// The index, if one was started.

@@ -5,11 +5,11 @@
 mod lsp_support;
 mod mcp_support;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use lsp_support::file_uri;
+use lsp_support::{Server, file_uri};
 use mcp_support::{
-    Dirs, StdioMcp, call, envelope, http_client, locus, raw_post, start_sidecar, wait_gone,
+    Dirs, StdioMcp, WAIT, call, envelope, http_client, locus, raw_post, start_sidecar, wait_gone,
     wait_record,
 };
 use serde_json::{Value, json};
@@ -20,7 +20,7 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
-fn cursor(s: &mut lsp_support::Server, uri: &str, line: u32, character: u32) {
+fn cursor(s: &mut Server, uri: &str, line: u32, character: u32) {
     s.notify(
         "locus/didChangeCursor",
         json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
@@ -426,14 +426,14 @@ fn mcp_port_and_no_mcp() {
     let env: Vec<(&str, String)> = dirs.env();
     let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let port_arg = port.to_string();
-    let mut s = lsp_support::Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
+    let mut s = Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
     s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "fixed"}}));
     let record = wait_record(&dirs, s.pid(), |r| r["editor"] == "fixed");
     assert_eq!(record["url"], format!("http://127.0.0.1:{port}/mcp"));
     let url = format!("http://127.0.0.1:{port}/mcp");
     assert_eq!(mcp_status(&mut s), json!({"state": "listening", "url": url, "port": port}));
     // The port is taken now: a second editor's Locus says so, and keeps serving the editor.
-    let mut taken = lsp_support::Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
+    let mut taken = Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
     taken.initialize(
         json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "second"}}),
     );
@@ -450,7 +450,7 @@ fn mcp_port_and_no_mcp() {
     s.notify("exit", Value::Null);
     assert!(s.wait().success());
 
-    let mut s = lsp_support::Server::start_with_env(&["--no-mcp"], &env_refs);
+    let mut s = Server::start_with_env(&["--no-mcp"], &env_refs);
     s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "none"}}));
     assert_eq!(mcp_status(&mut s), json!({"state": "disabled"}));
     assert!(!dirs.discovery_file(s.pid()).exists(), "--no-mcp writes no discovery file");
@@ -462,14 +462,98 @@ fn mcp_port_and_no_mcp() {
 }
 
 /// The params of the `locus/mcpStatus` notification the server sends after `initialized`.
-fn mcp_status(s: &mut lsp_support::Server) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+fn mcp_status(s: &mut Server) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let found = s.drain().iter().find(|m| m["method"] == "locus/mcpStatus").cloned();
         if let Some(m) = found {
             return m["params"].clone();
         }
-        assert!(std::time::Instant::now() < deadline, "no locus/mcpStatus: {:?}", s.drain());
+        assert!(Instant::now() < deadline, "no locus/mcpStatus: {:?}", s.drain());
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The symbol cache is written before the process ends: by the sidecar within `shutdown`
+/// (an `exit` sent right after it ends the process), and by `locus mcp` without an editor
+/// when its stdin closes. Seen in the cache's contents: a file deleted after the build's own
+/// write (the next periodic write is 30 s later) is gone from it only if that last write ran.
+#[test]
+fn the_symbol_cache_is_written_at_shutdown_and_at_the_end_of_stdin() {
+    let dirs = Dirs::new("cache-at-end");
+    let ws = &dirs.workspace;
+    std::fs::create_dir_all(ws.join(".git")).unwrap();
+    std::fs::write(ws.join("kept.py"), "def kept_symbol():\n    pass\n").unwrap();
+    let cache = dirs.root.join("cache");
+    let cache_env = [("LOCUS_INDEX_CACHE", "1"), ("LOCUS_CACHE_DIR", cache.to_str().unwrap())];
+    let cache_bytes = || -> Vec<u8> {
+        let files: Vec<_> = std::fs::read_dir(cache.join("index"))
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        let files: Vec<_> =
+            files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "symbols")).collect();
+        assert!(files.len() <= 1, "{files:?}");
+        files.first().map(|f| std::fs::read(f).unwrap()).unwrap_or_default()
+    };
+    let holds = |bytes: &[u8], name: &str| bytes.windows(name.len()).any(|w| w == name.as_bytes());
+    let wait_until = |what: &str, ok: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + WAIT;
+        while !ok() {
+            assert!(Instant::now() < deadline, "{what} within {WAIT:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let found = |mcp: &mut StdioMcp, q: &str| -> Option<bool> {
+        let r = mcp.call("symbol_search", json!({"query": q}));
+        let data = &r["structuredContent"]["data"];
+        (data.get("indexing").is_none())
+            .then(|| data["symbols"].as_array().unwrap().iter().any(|s| s["name"] == q))
+    };
+    for editor in [true, false] {
+        let _ = std::fs::remove_dir_all(&cache);
+        std::fs::write(ws.join("gone.py"), "def deleted_in_session():\n    pass\n").unwrap();
+        // Settled (a file changed under 2 s before its read is not cached).
+        std::thread::sleep(Duration::from_millis(2100));
+        let mut sidecar = None;
+        let mut mcp = if editor {
+            let env: Vec<(&str, String)> = dirs.env();
+            let mut env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            env.extend(cache_env);
+            let mut s = Server::start_with_env(&[], &env);
+            s.initialize(json!({
+                "rootUri": file_uri(ws),
+                "workspaceFolders": [{"uri": file_uri(ws), "name": "ws"}],
+                "clientInfo": {"name": "cache-editor"},
+            }));
+            wait_record(&dirs, s.pid(), |r| !r["workspaceFolders"].as_array().unwrap().is_empty());
+            sidecar = Some(s);
+            // Forwards to the sidecar: its index answers.
+            StdioMcp::start(&dirs, ws, &[])
+        } else {
+            StdioMcp::start_with_env(&dirs, ws, &[], &cache_env)
+        };
+        let deadline = Instant::now() + WAIT;
+        while found(&mut mcp, "deleted_in_session") != Some(true) {
+            assert!(Instant::now() < deadline, "editor {editor}: the index was not built");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        wait_until("the build's write", &|| holds(&cache_bytes(), "deleted_in_session"));
+        std::fs::remove_file(ws.join("gone.py")).unwrap();
+        let deadline = Instant::now() + WAIT;
+        while found(&mut mcp, "deleted_in_session") != Some(false) {
+            assert!(Instant::now() < deadline, "editor {editor}: the deletion was not seen");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        match sidecar {
+            // shutdown and exit back to back.
+            Some(s) => {
+                drop(mcp);
+                assert!(s.stop().success());
+            }
+            None => assert!(mcp.close().success()),
+        }
+        let written = cache_bytes();
+        assert!(holds(&written, "kept_symbol"), "editor {editor}");
+        assert!(!holds(&written, "deleted_in_session"), "editor {editor}: not written at the end");
     }
 }

@@ -479,8 +479,10 @@ impl LanguageServer for Backend {
     async fn shutdown(&self) -> Result<()> {
         self.ctx.session().shutdown = true;
         crate::mcp::editor_shutting_down();
-        crate::index::save_cache();
         self.ctx.log.info(format_args!("shutdown requested"));
+        if !crate::index::save_cache().await {
+            self.ctx.log.info(format_args!("the symbol cache's write did not end within 2 s"));
+        }
         Ok(())
     }
 

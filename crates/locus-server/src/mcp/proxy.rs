@@ -125,6 +125,8 @@ struct Inner {
     workspace: PathBuf,
     timeout: Option<Duration>,
     upstream: tokio::sync::Mutex<Option<Arc<Upstream>>>,
+    /// The in-process host, whose symbol index (if a call started one) is saved at the end.
+    host: Arc<dyn Host>,
 }
 
 impl Proxy {
@@ -135,11 +137,12 @@ impl Proxy {
         let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(workspace.clone()));
         Proxy {
             inner: Arc::new(Inner {
-                local: LocusServer::new(catalogue.clone(), host, timeout),
+                local: LocusServer::new(catalogue.clone(), host.clone(), timeout),
                 catalogue,
                 workspace,
                 timeout,
                 upstream: Default::default(),
+                host,
             }),
         }
     }
@@ -429,6 +432,7 @@ pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
     let (answers, answered) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(screen_stdin(tokio::io::stdin(), to_rmcp, answers));
     let writer = tokio::spawn(write_stdout(from_rmcp, answered));
+    let host = proxy.inner.host.clone();
     let running = proxy
         .serve(tokio::io::split(theirs))
         .await
@@ -436,6 +440,11 @@ pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
     let ended = running.waiting().await.map_err(|e| format!("MCP on stdio failed: {e}"));
     // What rmcp wrote last reaches stdout before the process ends.
     let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    // Without an editor, this process's own index (a call started one) writes the symbol
+    // cache before the process ends (bounded), as an editor's sidecar does at shutdown.
+    if !crate::index::save_cache_of(host.symbol_index(false)).await {
+        eprintln!("locus: mcp: the symbol cache's write did not end within 2 s");
+    }
     ended.map(|_| ())
 }
 

@@ -129,6 +129,16 @@ pub struct StdioMcp {
 
 impl StdioMcp {
     pub fn start(dirs: &Dirs, cwd: &Path, args: &[&str]) -> StdioMcp {
+        StdioMcp::start_with_env(dirs, cwd, args, &[])
+    }
+
+    /// [`StdioMcp::start`] with `env` set after the test's environment.
+    pub fn start_with_env(
+        dirs: &Dirs,
+        cwd: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> StdioMcp {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_locus"));
         cmd.arg("mcp")
             .args(args)
