@@ -65,6 +65,7 @@ fn stderr_holds_only_warnings_and_a_missed_path_is_shown() {
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_locus"))
         .args(["lsp", "--no-mcp", "--log-level", "debug"])
+        .env("LOCUS_INDEX_CACHE", "0")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -59,6 +59,8 @@ impl Server {
         if !env.iter().any(|(k, _)| *k == "LOCUS_LOG") {
             cmd.env("LOCUS_LOG", "warn");
         }
+        // No symbol cache (it would be written to the user's ~/.cache); a test may set one.
+        cmd.env("LOCUS_INDEX_CACHE", "0");
         for (k, v) in env {
             cmd.env(k, v);
         }

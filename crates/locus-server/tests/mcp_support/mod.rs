@@ -44,6 +44,8 @@ impl Dirs {
         vec![
             ("XDG_RUNTIME_DIR", self.runtime.display().to_string()),
             ("LOCUS_TEST_TOOLS", "1".into()),
+            // No symbol cache: it would be written to the user's ~/.cache.
+            ("LOCUS_INDEX_CACHE", "0".into()),
         ]
     }
 
@@ -147,6 +149,9 @@ impl StdioMcp {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         for (k, v) in dirs.env() {
+            cmd.env(k, v);
+        }
+        for (k, v) in env {
             cmd.env(k, v);
         }
         let mut child = cmd.spawn().expect("spawning locus mcp");
