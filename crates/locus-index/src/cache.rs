@@ -585,4 +585,28 @@ mod tests {
         assert_eq!(names, ["0123.symbols"], "temporary files left");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// A link planted under a temporary file's name (another user guessing the pid) is not
+    /// followed: the file it names keeps its text, and the cache file is written whole.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_as_the_temporary_file_is_not_followed() {
+        let dir = std::env::temp_dir().join(format!("locus-cache-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "mine").unwrap();
+        let path = dir.join("0123.symbols");
+        // Every name this process's next writes may take (the count is per process: the
+        // other test here writes 40 times).
+        for n in 0..1000 {
+            let tmp = dir.join(format!("0123.symbols.{}.{n}.tmp", std::process::id()));
+            std::os::unix::fs::symlink(&victim, tmp).unwrap();
+        }
+        write_atomic(&path, b"cache").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"mine");
+        assert_eq!(std::fs::read(&path).unwrap(), b"cache");
+        assert!(!std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
