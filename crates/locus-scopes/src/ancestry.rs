@@ -61,6 +61,8 @@ struct Chain {
     /// An `@ignore`, or the symbol of a `text.match` pattern: it acts on what lies inside the
     /// captured node, wherever that node is.
     inward: bool,
+    /// The pattern was not understood: it may capture anything anywhere.
+    unknown: bool,
 }
 
 /// The acting captures of a language's symbol query, for [`Ancestry::start`].
@@ -90,7 +92,7 @@ impl Ancestry {
                 parser.item(&[]);
                 if parser.at == before {
                     // Not understood: count the pattern as able to capture anything anywhere.
-                    self.chains.push(Chain { levels: vec![None; 64], inward: true });
+                    self.chains.push(Chain { levels: vec![None; 64], inward: true, unknown: true });
                     parser.out.clear();
                     break;
                 }
@@ -133,7 +135,7 @@ impl Ancestry {
                     levels.insert(0, None);
                 }
                 let inward = act == Acting::Inward;
-                self.chains.push(Chain { levels, inward });
+                self.chains.push(Chain { levels, inward, unknown: false });
             }
         }
     }
@@ -170,6 +172,21 @@ impl Ancestry {
             return None;
         }
         Some(start)
+    }
+}
+
+impl Ancestry {
+    /// Whether some acting capture, in a match rooted at `path[0]`, can land on `path`'s last
+    /// node: its chain is as deep as `path` and its kinds fit the path's, level by level.
+    pub(crate) fn fits(&self, path: &[Node]) -> bool {
+        self.chains.iter().any(|c| {
+            c.unknown
+                || c.levels.len() == path.len()
+                    && c.levels.iter().zip(path).all(|(level, node)| match level {
+                        None => true,
+                        Some(kinds) => kinds.iter().any(|k| k == node.kind()),
+                    })
+        })
     }
 }
 

@@ -59,6 +59,34 @@ pub struct Outline {
     /// `queries/README.md`); while none can join, symbols stand on their own and an edit
     /// between two of them is re-extracted alone. Conservative: names may outlive their text.
     names: JoinNames,
+    /// What symbols (and would-be symbols) read outside their own range: an edit there
+    /// re-extracts them (see [`Reads`]).
+    reads: Vec<Reads>,
+}
+
+/// A symbol whose match reads text outside its range, or a node a `root.up` pattern is tried
+/// above: its name, kind, or whether it is a symbol at all may change when only `outer` is
+/// edited (a callback named from its call's callee, a function from the member it is assigned
+/// to). [`update`] widens an edit that touches `outer` without lying inside `inner` to all of
+/// `outer`, so the symbol is re-extracted with it. An edit inside `inner` re-extracts the
+/// symbol anyway (it holds or touches the edit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Reads {
+    /// What the match (or the pattern tried) looks at: its captures' extent, or its root.
+    outer: Span,
+    /// The symbol's range, or the node a `root.up` pattern may make a symbol of.
+    inner: Span,
+}
+
+impl Reads {
+    /// Whether an edit of `dirty` may change what this symbol is, without re-extracting it
+    /// for holding or touching it.
+    fn read_by(self, dirty: Span) -> bool {
+        self.outer.start <= dirty.end
+            && dirty.start <= self.outer.end
+            && !(self.inner.start < dirty.start && dirty.end < self.inner.end)
+            && !dirty.contains(self.outer)
+    }
 }
 
 impl PartialEq for Outline {
@@ -156,12 +184,23 @@ impl Outline {
         fn count(s: &[Symbol]) -> usize {
             s.iter().map(|s| 1 + count(&s.children)).sum()
         }
-        Outline { total: count(&symbols), symbols, names: JoinNames::default() }
+        Outline { total: count(&symbols), symbols, names: JoinNames::default(), reads: Vec::new() }
     }
 
-    fn with_names(mut self, names: JoinNames) -> Outline {
+    fn with_names(mut self, names: JoinNames, reads: Vec<Reads>) -> Outline {
         self.names = names;
+        self.reads = reads;
         self
+    }
+
+    /// Moves every offset across an edit of `start..old_end` into `start..new_end` (see
+    /// [`shift`]), the spans symbols read outside them included.
+    pub(crate) fn shift(&mut self, start: usize, old_end: usize, new_end: usize) {
+        shift(&mut self.symbols, start, old_end, new_end);
+        for r in &mut self.reads {
+            r.outer = shift_span(r.outer, start, old_end, new_end);
+            r.inner = shift_span(r.inner, start, old_end, new_end);
+        }
     }
 
     /// The symbols containing `offset`, outermost first: every symbol whose range contains
@@ -212,12 +251,17 @@ struct Candidate {
     range: Span,
     names: Vec<Span>,
     helpers: Vec<(u32, Span)>,
+    /// The extent of the match's captures (and of its root, for a `root.up` pattern): what
+    /// the symbol's name, kind and existence depend on.
+    reads: Span,
 }
 
 /// Extracts the symbols of the whole tree.
 pub fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
     match extract_region(config, tree, doc, None) {
-        Some(Extracted { symbols, names, .. }) => Outline::new(symbols).with_names(names),
+        Some(Extracted { symbols, names, reads, .. }) => {
+            Outline::new(symbols).with_names(names, reads)
+        }
         None => Outline::default(),
     }
 }
@@ -237,6 +281,8 @@ pub(crate) struct Extracted {
     /// may act on symbols outside it, or what lies outside on symbols inside. None for the
     /// whole tree.
     reach: Vec<Span>,
+    /// What the region's symbols read outside their ranges.
+    reads: Vec<Reads>,
 }
 
 /// What the matches of a query say, gathered before symbols are built.
@@ -257,6 +303,8 @@ struct Gathered<'tree> {
     /// The extent (first capture's start to last capture's end) of every match holding a
     /// `@skip`, `@ignore` or `@range.extend` capture: what such a rule looks at and acts on.
     reach: Vec<Span>,
+    /// Each root a `root.up` pattern was tried at, with the node it may make a symbol of.
+    tried: Vec<Reads>,
 }
 
 impl<'tree> Gathered<'tree> {
@@ -267,6 +315,7 @@ impl<'tree> Gathered<'tree> {
         doc: &Document,
         rank: usize,
         captures: &[QueryCapture<'tree>],
+        root: Option<Span>,
     ) {
         let info = &config.patterns[rank];
         let roles = config.roles_for(info);
@@ -311,11 +360,15 @@ impl<'tree> Gathered<'tree> {
                 Role::Helper => helpers.push((cap.index, span)),
             }
         }
+        let start = captures.iter().map(|c| c.node.start_byte()).min().unwrap_or(0);
+        let end = captures.iter().map(|c| c.node.end_byte()).max().unwrap_or(0);
         if acts {
-            let start = captures.iter().map(|c| c.node.start_byte()).min().unwrap_or(0);
-            let end = captures.iter().map(|c| c.node.end_byte()).max().unwrap_or(0);
             self.reach.push(Span { start, end });
         }
+        let reads = match root {
+            Some(r) => Span { start: start.min(r.start), end: end.max(r.end) },
+            None => Span { start, end },
+        };
         let Some((node, kind)) = symbol else {
             if let Some(id) = extend {
                 self.extended.push((
@@ -351,6 +404,7 @@ impl<'tree> Gathered<'tree> {
                                 end: start + name.end(),
                             }],
                             helpers: Vec::new(),
+                            reads,
                         },
                     ));
                 }
@@ -368,7 +422,11 @@ impl<'tree> Gathered<'tree> {
         if let Some(end) = range_end {
             range.end = range.end.max(end);
         }
-        self.offer(config, node.id(), Candidate { pattern: rank, kind, range, names, helpers });
+        self.offer(
+            config,
+            node.id(),
+            Candidate { pattern: rank, kind, range, names, helpers, reads },
+        );
     }
 
     /// Adds a symbol candidate for a node: of several patterns, the first written wins.
@@ -390,6 +448,10 @@ impl<'tree> Gathered<'tree> {
                         existing.helpers.sort_by_key(|&(i, s)| (i, s.start));
                     }
                 }
+                existing.reads = Span {
+                    start: existing.reads.start.min(candidate.reads.start),
+                    end: existing.reads.end.max(candidate.reads.end),
+                };
             }
             Some(existing) if existing.pattern < candidate.pattern => {}
             _ => {
@@ -409,6 +471,7 @@ impl<'tree> Gathered<'tree> {
         self.extended.extend(other.extended);
         self.ignored.extend(other.ignored);
         self.reach.extend(other.reach);
+        self.tried.extend(other.tried);
         let done = self.texts_done.clone();
         self.in_text.extend(other.in_text.into_iter().filter(|(id, _)| !done.contains(id)));
         self.texts_done.extend(other.texts_done.into_iter().filter(|id| !done.contains(id)));
@@ -458,9 +521,25 @@ impl<'tree> Gathered<'tree> {
                     continue;
                 }
                 symbols.insert(node.id());
-                let mut root = Some(node);
+                // The path from the root tried down to the node.
+                let mut path = vec![node];
                 for _ in 0..up {
-                    root = root.and_then(|n| n.parent());
+                    match path.last().and_then(|n| n.parent()) {
+                        Some(parent) => path.push(parent),
+                        None => break,
+                    }
+                }
+                path.reverse();
+                let root = (path.len() == up as usize + 1).then_some(path[0]);
+                // What lies in the root but outside the node matters to the node only where
+                // some pattern can match through the kinds on the path (`x.y(…)`, not `[…]`).
+                if let Some(root) = root
+                    && deferred.symbols.fits(&path)
+                {
+                    self.tried.push(Reads {
+                        outer: Span { start: root.start_byte(), end: root.end_byte() },
+                        inner: Span { start: node.start_byte(), end: node.end_byte() },
+                    });
                 }
                 if let Some(root) = root
                     && seen.insert(root.id())
@@ -480,7 +559,9 @@ impl<'tree> Gathered<'tree> {
                             && symbols.contains(&c.node.id())
                     });
                     if refines {
-                        into.take(config, doc, deferred.rank[m.pattern_index], m.captures());
+                        let span = Span { start: root.start_byte(), end: root.end_byte() };
+                        let rank = deferred.rank[m.pattern_index];
+                        into.take(config, doc, rank, m.captures(), Some(span));
                     }
                 }
             }
@@ -549,7 +630,7 @@ fn gather_from<'tree>(
     let mut gathered = Gathered::default();
     let mut matches = cursor.matches(&config.query, start, RopeText(doc));
     while let Some(m) = matches.next() {
-        gathered.take(config, doc, config.rank[m.pattern_index], m.captures());
+        gathered.take(config, doc, config.rank[m.pattern_index], m.captures(), None);
     }
     gathered
 }
@@ -605,7 +686,7 @@ pub(crate) fn extract_region(
     if let Some(deferred) = &config.deferred {
         gathered.take_deferred(config, deferred, doc, split);
     }
-    let Gathered { candidates, skipped, extended, ignored, in_text, reach, .. } = gathered;
+    let Gathered { candidates, skipped, extended, ignored, in_text, reach, tried, .. } = gathered;
     let mut reach = reach;
     reach.retain(|s| region.is_some_and(|r| !r.contains(*s)));
     let mut candidates = candidates;
@@ -633,6 +714,16 @@ pub(crate) fn extract_region(
         }
         candidates.retain(|c| r.contains(c.range));
     }
+    // What this region's symbols (and would-be symbols) read outside themselves; the others'
+    // are the outline's already.
+    let mut reads: Vec<Reads> =
+        tried.into_iter().filter(|t| region.is_none_or(|r| r.contains(t.inner))).collect();
+    reads.extend(candidates.iter().filter(|c| !c.range.contains(c.reads)).map(|c| Reads {
+        outer: Span { start: c.reads.start.min(c.range.start), end: c.reads.end.max(c.range.end) },
+        inner: c.range,
+    }));
+    reads.sort_by_key(|r| (r.outer.start, r.outer.end, r.inner.start, r.inner.end));
+    reads.dedup();
     if !ignored.is_empty() {
         ignored.sort();
         // Keep only outermost ignored spans, so one binary search finds the container.
@@ -671,7 +762,7 @@ pub(crate) fn extract_region(
         }
     }
     let symbols = build(config, candidates, region.is_some())?;
-    Some(Extracted { symbols, names, reach })
+    Some(Extracted { symbols, names, reach, reads })
 }
 
 /// Brings an outline up to date after edits, re-extracting as little as it can.
@@ -681,7 +772,9 @@ pub(crate) fn extract_region(
 /// `dirty` (and whose name lies outside it) is re-extracted; if it comes back the same (one
 /// symbol, same name, kind and extent) only its children are replaced. Otherwise the next
 /// symbol out is tried; a change between top-level symbols re-extracts just that gap; and
-/// anything else falls back to the whole document.
+/// anything else falls back to the whole document. First, `dirty` grows to all a symbol reads
+/// outside its range when it touches that (see [`Reads`]): a callback whose callee alone was
+/// edited is re-extracted with its call.
 ///
 /// Where symbols merge by name (Python: one symbol per name and scope), a gap is re-extracted
 /// alone only at the top level, and only when that is provably what the whole document gives:
@@ -729,6 +822,13 @@ fn update_traced(
     dirty: Span,
 ) -> (Outline, Route) {
     let mut refusal = None;
+    // An edit of what a symbol reads outside its range (a callback's callee) is an edit of
+    // all the symbol reads: the symbol is then re-extracted with it. Widened until no other
+    // symbol reads the widened span (a callback inside another's call).
+    let mut dirty = dirty;
+    while let Some(r) = outline.reads.iter().find(|r| r.read_by(dirty)) {
+        dirty = Span { start: dirty.start.min(r.outer.start), end: dirty.end.max(r.outer.end) };
+    }
     let strictly_holds = |s: &Symbol| {
         s.range.start < dirty.start
             && dirty.end < s.range.end
@@ -804,7 +904,8 @@ fn update_traced(
                         false => &mut symbol_at_mut(&mut outline.symbols, &path).children,
                     };
                     children.splice(after..after, fresh.symbols);
-                    return (Outline::new(outline.symbols).with_names(names), Route::Gap);
+                    let reads = replace_reads(std::mem::take(&mut outline.reads), gap, fresh.reads);
+                    return (Outline::new(outline.symbols).with_names(names, reads), Route::Gap);
                 }
                 outline.names = names;
             }
@@ -816,8 +917,9 @@ fn update_traced(
             continue;
         }
         let target = symbol_at(&outline.symbols, &path[..depth]);
-        let Some(Extracted { symbols: fresh, names, .. }) =
-            extract_region(config, tree, doc, Some(target.range))
+        let region = target.range;
+        let Some(Extracted { symbols: fresh, names, reads, .. }) =
+            extract_region(config, tree, doc, Some(region))
         else {
             continue;
         };
@@ -830,10 +932,19 @@ fn update_traced(
             let [one] = <[Symbol; 1]>::try_from(fresh).ok().unwrap();
             symbol_at_mut(&mut outline.symbols, &path[..depth]).children = one.children;
             let names = std::mem::take(&mut outline.names).union(names);
-            return (Outline::new(outline.symbols).with_names(names), Route::Holder);
+            let reads = replace_reads(std::mem::take(&mut outline.reads), region, reads);
+            return (Outline::new(outline.symbols).with_names(names, reads), Route::Holder);
         }
     }
     (extract(config, tree, doc), Route::Whole(refusal))
+}
+
+/// The outline's `reads` with those of the symbols inside `region` replaced by `fresh`, what
+/// the region's extraction found.
+fn replace_reads(mut reads: Vec<Reads>, region: Span, fresh: Vec<Reads>) -> Vec<Reads> {
+    reads.retain(|r| !region.contains(r.inner));
+    reads.extend(fresh);
+    reads
 }
 
 /// Whether every top-level statement (child of the tree's root) the edit reaches lies wholly
@@ -920,6 +1031,16 @@ fn symbol_at_mut<'a>(mut level: &'a mut [Symbol], path: &[usize]) -> &'a mut Sym
 
 /// Moves every offset of `symbols` across an edit of `start..old_end` into `start..new_end`.
 pub(crate) fn shift(symbols: &mut [Symbol], start: usize, old_end: usize, new_end: usize) {
+    for s in symbols {
+        s.range = shift_span(s.range, start, old_end, new_end);
+        s.selection = shift_span(s.selection, start, old_end, new_end);
+        shift(&mut s.children, start, old_end, new_end);
+    }
+}
+
+/// `span` moved across an edit of `start..old_end` into `start..new_end`, as [`shift`] moves a
+/// symbol's.
+fn shift_span(span: Span, start: usize, old_end: usize, new_end: usize) -> Span {
     let moved = |p: usize, is_end: bool| {
         if p < start || (is_end && p == start) {
             p
@@ -929,12 +1050,7 @@ pub(crate) fn shift(symbols: &mut [Symbol], start: usize, old_end: usize, new_en
             new_end
         }
     };
-    for s in symbols {
-        s.range = Span { start: moved(s.range.start, false), end: moved(s.range.end, true) };
-        s.selection =
-            Span { start: moved(s.selection.start, false), end: moved(s.selection.end, true) };
-        shift(&mut s.children, start, old_end, new_end);
-    }
+    Span { start: moved(span.start, false), end: moved(span.end, true) }
 }
 
 /// Where `node` ends when trailing descendants of `kind` (comments) do not count: the end of
@@ -1571,7 +1687,7 @@ mod tests {
         let config = Registry::builtin().config(language).unwrap();
         let previous = Source::new(Document::new(before, 0), Some(language));
         let mut outline = (*previous.outline()).clone();
-        shift(&mut outline.symbols, start, end, start + new.len());
+        outline.shift(start, end, start + new.len());
         let source = Source::new(Document::new(&after, 0), Some(language));
         let (tree, doc) = (source.tree().unwrap(), source.doc());
         let dirty = Span { start, end: start + new.len() };

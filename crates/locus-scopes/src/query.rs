@@ -194,6 +194,9 @@ pub(crate) struct Deferred {
     pub roles: Vec<Role>,
     /// Each pattern's rank: its position among all patterns of the file.
     pub rank: Vec<usize>,
+    /// The chains of node kinds from each pattern's root down to its `@symbol` capture: where
+    /// a pattern tried above a symbol could match (`Ancestry::fits`).
+    pub symbols: Ancestry,
 }
 
 /// What a symbol query is compiled for.
@@ -412,6 +415,16 @@ impl LanguageConfig {
         ancestry_add(&mut ancestry, &language, &deferred, &split.deferred, &deferred_roles, |i| {
             &deferred_infos[i]
         });
+        let mut symbols = Ancestry::default();
+        let is_symbol = |_: usize, capture: usize| match deferred_roles[capture] {
+            Role::Symbol(_) => Acting::Here,
+            _ => Acting::No,
+        };
+        let kinds = |i: usize| {
+            let tests = deferred_infos[i].kinds.iter().filter(|t| !t.negate);
+            tests.map(|t| (t.capture, t.kinds.clone())).collect()
+        };
+        symbols.add(&language, &deferred, &split.deferred, is_symbol, kinds);
         let mut patterns: Vec<Option<PatternInfo>> = vec![None; split.is_deferred.len()];
         for (info, &r) in main_infos.into_iter().zip(&main_ranks) {
             patterns[r] = Some(info);
@@ -428,6 +441,7 @@ impl LanguageConfig {
                 query: deferred,
                 roles: deferred_roles,
                 rank: deferred_ranks,
+                symbols,
             }),
             rank: main_ranks,
             patterns: patterns.into_iter().map(|p| p.expect("every rank filled")).collect(),

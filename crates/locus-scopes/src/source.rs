@@ -162,7 +162,7 @@ impl Version {
         drop(Arc::try_unwrap(from));
         let mut previous = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
         for e in edits {
-            outline::shift(&mut previous.symbols, e.start, e.old_end, e.new_end);
+            previous.shift(e.start, e.old_end, e.new_end);
         }
         outline::update(&config, tree, &self.doc, previous, dirty)
     }

@@ -235,39 +235,12 @@ proptest! {
             source.replace_bytes(start, end, &insert);
             let (updated, fresh) = (source.outline(), source.outline_from_scratch());
             prop_assert!(
-                outside_names_blanked(&updated) == outside_names_blanked(&fresh),
+                *updated == fresh,
                 "{} after replacing {}..{} with {:?}: {}",
                 path.display(), start, end, insert, difference(&updated, &fresh)
             );
         }
     }
-}
-
-/// `outline` with the names of functions named from text outside them blanked.
-///
-/// FIXME: a callback's name is read from its call's callee (`x.forEach() callback`), and a
-/// function assigned to a member from the member (`o['a b'] = function () {}`), both outside
-/// the function's range; an edit of that text alone (`x.forEach` → `x.forEachy`) leaves the
-/// function out of the update (it touches neither its range nor its siblings'), so its old
-/// name stays. Found by these tests; it predates the query's start below the root (the same
-/// edits fail with the root as start). Until the update knows which names read text outside
-/// their symbol, the real-file tests compare such functions (no name inside them: their
-/// selection is their whole range) by everything but the name.
-fn outside_names_blanked(outline: &locus_scopes::Outline) -> Vec<locus_scopes::Symbol> {
-    fn blank(symbols: &[locus_scopes::Symbol]) -> Vec<locus_scopes::Symbol> {
-        symbols
-            .iter()
-            .map(|s| locus_scopes::Symbol {
-                name: match s.kind == locus_scopes::SymbolKind::Function && s.selection == s.range {
-                    true => String::new(),
-                    false => s.name.clone(),
-                },
-                children: blank(&s.children),
-                ..s.clone()
-            })
-            .collect()
-    }
-    blank(&outline.symbols)
 }
 
 /// The lines where two outlines differ (one symbol a line: depth, kind, name, range), for
@@ -303,7 +276,7 @@ fn one_character_edits_across_real_files_keep_the_outline_exact() {
                 source.replace_bytes(at, end, text);
                 let (updated, fresh) = (source.outline(), source.outline_from_scratch());
                 assert!(
-                    outside_names_blanked(&updated) == outside_names_blanked(&fresh),
+                    *updated == fresh,
                     "{} at {at}, {text:?}: {}",
                     path.display(),
                     difference(&updated, &fresh)
@@ -313,4 +286,97 @@ fn one_character_edits_across_real_files_keep_the_outline_exact() {
         }
     }
     assert!(checked > 5000, "{checked}");
+}
+
+/// Replaces the first `old` of `text` with `new` in a `Source` of `language` whose outline was
+/// taken before, and gives the updated outline's dump, checked against one from scratch.
+fn edited(language: &str, text: &str, old: &str, new: &str) -> String {
+    let language = Registry::builtin().by_id(language).unwrap();
+    let mut source = Source::new(Document::new(text, 0), Some(language));
+    let _ = source.outline();
+    let start = text.find(old).expect("the text to replace");
+    source.replace_bytes(start, start + old.len(), new);
+    let (updated, fresh) = (source.outline(), source.outline_from_scratch());
+    assert!(*updated == fresh, "{old:?} -> {new:?}: {}", difference(&updated, &fresh));
+    updated.dump()
+}
+
+/// A callback is named from its call's callee, outside the function: editing the callee alone
+/// renames it (it kept its old name: the edit touched neither it nor its siblings).
+#[test]
+fn a_callback_is_renamed_when_only_its_callee_is_edited() {
+    let text = "function f() {\n  x.forEach(function () {\n    const q = 1;\n  });\n}\n";
+    let dump = edited("typescript", text, "forEach", "forEachy");
+    assert!(dump.contains("\"x.forEachy() callback\""), "{dump}");
+    // A callee ending in a call names nothing; once it ends in a name, it does.
+    let text = "function f() {\n  x.y()(function () {\n    const q = 1;\n  });\n}\n";
+    let dump = edited("typescript", text, "y()", "y");
+    assert!(dump.contains("\"x.y() callback\""), "{dump}");
+    let text = "function f() {\n  x.y(function () {\n    const q = 1;\n  });\n}\n";
+    let dump = edited("typescript", text, "x.y", "x.y()");
+    assert!(dump.contains("\"<function>\""), "{dump}");
+    // Nested: the inner callback's call is inside the outer callback's.
+    let text = "a.b(c.d(() => {\n  const q = 1;\n}));\n";
+    let dump = edited("javascript", text, "c.d", "c.e");
+    assert!(dump.contains("\"c.e() callback\""), "{dump}");
+}
+
+/// A callback's name holds its call's string arguments: editing one renames it.
+#[test]
+fn a_callback_is_renamed_when_only_a_string_argument_is_edited() {
+    let text = "describe('etagToModuleMap', () => {\n  it('works', () => {\n    const q = 1;\n  });\n});\n";
+    let dump = edited("typescript", text, "etagToModuleMap", "etag");
+    assert!(dump.contains("\"describe('etag') callback\""), "{dump}");
+    let dump = edited("typescript", text, "'works'", "'works', 'twice'");
+    assert!(dump.contains("\"it('works', 'twice') callback\""), "{dump}");
+    // A string argument after the function counts too.
+    let text = "function f() {\n  g(() => {\n    const q = 1;\n  }, 'after');\n}\n";
+    let dump = edited("javascript", text, "'after'", "'later'");
+    assert!(dump.contains("\"g('later') callback\""), "{dump}");
+}
+
+/// A function assigned to a member is named from the member, outside the function.
+#[test]
+fn an_assigned_function_is_renamed_when_only_its_member_is_edited() {
+    let text = "function f() {\n  o['a b'] = function () {\n    const q = 1;\n  };\n}\n";
+    let dump = edited("javascript", text, "a b", "a c");
+    assert!(dump.contains("\"'a c'\""), "{dump}");
+    let dump = edited("javascript", text, "'a b'", "k");
+    assert!(dump.contains("\"[k]\""), "{dump}");
+    let text = "function f() {\n  o.p = () => {\n    const q = 1;\n  };\n  r = () => 1;\n}\n";
+    let dump = edited("typescript", text, "o.p", "o.pq");
+    assert!(dump.contains("\"pq\""), "{dump}");
+    let dump = edited("typescript", text, "r =", "s =");
+    assert!(dump.contains("\"s\""), "{dump}");
+    // `||` names the right operand the same way.
+    let text = "function f() {\n  a.reduce || function () {\n    const q = 1;\n  };\n}\n";
+    let dump = edited("javascript", text, "reduce", "fold");
+    assert!(dump.contains("\"fold\""), "{dump}");
+}
+
+/// Python names and kinds read text outside their symbol too: a constant is one by its
+/// `Final` annotation, a `__slots__` entry by the name it is assigned to, a `self.x`
+/// attribute by the method's first parameter. Editing that text alone changes them.
+#[test]
+fn python_symbols_change_when_only_the_text_they_read_is_edited() {
+    let text =
+        "x: Final = 1\n\nclass A:\n    y: Final = 2\n\n    def m(self):\n        self.w = 1\n";
+    let dump = edited("python", text, "Final = 1", "int = 1");
+    assert!(dump.starts_with("Variable \"x\""), "{dump}");
+    let dump = edited("python", text, "Final = 2", "int = 2");
+    assert!(dump.contains("Variable \"y\""), "{dump}");
+    let dump = edited("python", text, "m(self)", "m(this)");
+    assert!(!dump.contains("\"w\""), "{dump}");
+    let text = "class D:\n    __slots__ = ('s',)\n\n    def m(self):\n        pass\n";
+    let dump = edited("python", text, "__slots__", "__slotz__");
+    assert!(!dump.contains("\"s\""), "{dump}");
+}
+
+/// A function an ES5 class's member group joins is renamed inside a holder: the group no
+/// longer joins it.
+#[test]
+fn an_es5_class_follows_its_function_renamed() {
+    let text = "function outer() {\n  function F() {}\n  F.prototype.m = function () {};\n}\n";
+    let dump = edited("javascript", text, "F()", "G()");
+    assert!(dump.contains("\"G\""), "{dump}");
 }
