@@ -1773,9 +1773,27 @@ mod tests {
     /// the cuts fall (inside symbols, between them, at a match's edge).
     #[test]
     fn gathering_in_parts_equals_one_run() {
+        let mut checked = 0;
+        for (path, source, config) in fidelity_files() {
+            let tree = source.tree().unwrap();
+            let doc = source.doc();
+            let whole = summary(&gather(&config, tree, doc, 0..usize::MAX));
+            let n = doc.len_bytes();
+            for cuts in [vec![n / 2], vec![n / 3, 2 * n / 3], vec![1, n / 7, n - 1]] {
+                let parts = summary(&gather_split(&config, tree, doc, &cuts));
+                assert!(whole == parts, "{} cut at {cuts:?}", path.display());
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} files");
+    }
+
+    /// Every file of `tests/fidelity/files` (TS, TSX, JS, Python, Markdown), parsed, with its
+    /// language's editor query.
+    fn fidelity_files() -> Vec<(std::path::PathBuf, Source, std::sync::Arc<LanguageConfig>)> {
         let root =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fidelity/files");
-        let mut checked = 0;
+        let mut out = Vec::new();
         for lang in ["ts", "tsx", "js", "py", "md"] {
             let mut files: Vec<_> =
                 std::fs::read_dir(root.join(lang)).unwrap().map(|e| e.unwrap().path()).collect();
@@ -1785,51 +1803,32 @@ mod tests {
                 let language = Registry::builtin().for_path(&path, None).unwrap();
                 let source = Source::new(Document::new(&text, 0), Some(language));
                 let config = Registry::builtin().config(language).unwrap();
-                let tree = source.tree().unwrap();
-                let doc = source.doc();
-                let whole = summary(&gather(&config, tree, doc, 0..usize::MAX));
-                let n = text.len();
-                for cuts in [vec![n / 2], vec![n / 3, 2 * n / 3], vec![1, n / 7, n - 1]] {
-                    let parts = summary(&gather_split(&config, tree, doc, &cuts));
-                    assert!(whole == parts, "{} cut at {cuts:?}", path.display());
-                }
-                checked += 1;
+                out.push((path, source, config));
             }
         }
-        assert!(checked >= 20, "only {checked} files");
+        out
     }
 
     /// The `root.up` patterns tried over two threads, each over half of the roots, find what
     /// one run finds (every language with such patterns).
     #[test]
     fn deferred_patterns_in_two_parts_equal_one_run() {
-        let root =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fidelity/files");
         let mut checked = 0;
-        for lang in ["ts", "tsx", "js", "py", "md"] {
-            let mut files: Vec<_> =
-                std::fs::read_dir(root.join(lang)).unwrap().map(|e| e.unwrap().path()).collect();
-            files.sort();
-            for path in files {
-                let text = std::fs::read_to_string(&path).unwrap();
-                let language = Registry::builtin().for_path(&path, None).unwrap();
-                let source = Source::new(Document::new(&text, 0), Some(language));
-                let config = Registry::builtin().config(language).unwrap();
-                let Some(deferred) = &config.deferred else { continue };
-                let (tree, doc) = (source.tree().unwrap(), source.doc());
-                let seen = |split: bool| {
-                    let mut g = gather(&config, tree, doc, 0..usize::MAX);
-                    g.take_deferred(&config, deferred, doc, split);
-                    let (mut skipped, mut extended, mut ignored) =
-                        (g.skipped.clone(), g.extended.clone(), g.ignored.clone());
-                    skipped.sort();
-                    extended.sort();
-                    ignored.sort();
-                    (summary(&g), skipped, extended, ignored)
-                };
-                assert!(seen(false) == seen(true), "{}", path.display());
-                checked += 1;
-            }
+        for (path, source, config) in fidelity_files() {
+            let Some(deferred) = &config.deferred else { continue };
+            let (tree, doc) = (source.tree().unwrap(), source.doc());
+            let seen = |split: bool| {
+                let mut g = gather(&config, tree, doc, 0..usize::MAX);
+                g.take_deferred(&config, deferred, doc, split);
+                let (mut skipped, mut extended, mut ignored) =
+                    (g.skipped.clone(), g.extended.clone(), g.ignored.clone());
+                skipped.sort();
+                extended.sort();
+                ignored.sort();
+                (summary(&g), skipped, extended, ignored)
+            };
+            assert!(seen(false) == seen(true), "{}", path.display());
+            checked += 1;
         }
         assert!(checked >= 10, "only {checked} files");
     }
