@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from mcp_common import ROOT, env, locus_bin  # noqa: F401 (fixtures)
-from test_symbol_search import APP_TS, LEDGER, NVIM_SCRIPT, WAIT, need_sdk, nvim_bin, search, search_until, stdio
+from mcp_common import env  # noqa: F401 (fixtures)
+from test_symbol_search import APP_TS, LEDGER, WAIT, need_sdk, search, search_until, start_neovim, stdio
 
 QUERIES = ["Ledger", "Ledger.balance", "balance", "typed_not_saved", "soon_renamed", "renamed_while_closed",
            "edited_in_while_open", "edited_away_while_open", "deleted_while_open",
@@ -62,22 +62,8 @@ def test_unsaved_text_at_quit_and_files_changed_while_closed(env, tmp_path):
     cache = tmp_path / "cache" / "index"
     assert env.vars["LOCUS_CACHE_DIR"] == str(tmp_path / "cache")
 
-    control = tmp_path / "control"
-    control.mkdir()
-    script = tmp_path / "session.lua"
-    script.write_text(NVIM_SCRIPT)
-    vars_ = dict(env.vars, LOCUS_BIN=locus_bin(), LOCUS_PLUGIN_DIR=str(ROOT / "editors" / "nvim"),
-                 LOCUS_FILE=str(ws / "ledger.py"), LOCUS_E2E_DIR=str(control), XDG_STATE_HOME=str(tmp_path / "state"),
-                 XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    nvim = subprocess.Popen([nvim_bin(), "--headless", "--clean", "-u", "NONE", "-l", str(script)],
-                            cwd=ws, env=vars_, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    nvim, control = start_neovim(env, ws, tmp_path)
     try:
-        deadline = time.time() + WAIT
-        while not (control / "ready").exists():
-            if nvim.poll() is not None or time.time() > deadline:
-                error = (control / "error.txt").read_text() if (control / "error.txt").exists() else ""
-                pytest.fail(f"Neovim did not get ready (exit {nvim.poll()}): {error}")
-            time.sleep(0.05)
 
         async def editor_session():
             async with stdio(env) as client:

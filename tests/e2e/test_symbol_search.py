@@ -223,10 +223,11 @@ def nvim_bin() -> str:
     return os.path.abspath(path)
 
 
-def test_unsaved_edit_in_neovim_is_found_before_it_is_saved(env, tmp_path):
-    need_sdk()
-    ws = env.workspace
-    write_workspace(ws)
+
+def start_neovim(env, ws: Path, tmp_path: Path):
+    """A headless Neovim running NVIM_SCRIPT on `ws`/ledger.py with the Locus plugin, once it says
+    it is ready (the test fails if it exits or is not ready within WAIT). Returns the process
+    and the control folder the script watches."""
     control = tmp_path / "control"
     control.mkdir()
     script = tmp_path / "session.lua"
@@ -245,13 +246,21 @@ def test_unsaved_edit_in_neovim_is_found_before_it_is_saved(env, tmp_path):
         [nvim_bin(), "--headless", "--clean", "-u", "NONE", "-l", str(script)],
         cwd=ws, env=vars_, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
+    deadline = time.time() + WAIT
+    while not (control / "ready").exists():
+        if nvim.poll() is not None or time.time() > deadline:
+            error = (control / "error.txt").read_text() if (control / "error.txt").exists() else ""
+            nvim.kill()
+            pytest.fail(f"Neovim did not get ready (exit {nvim.poll()}): {error}")
+        time.sleep(0.05)
+    return nvim, control
+
+def test_unsaved_edit_in_neovim_is_found_before_it_is_saved(env, tmp_path):
+    need_sdk()
+    ws = env.workspace
+    write_workspace(ws)
+    nvim, control = start_neovim(env, ws, tmp_path)
     try:
-        deadline = time.time() + WAIT
-        while not (control / "ready").exists():
-            if nvim.poll() is not None or time.time() > deadline:
-                error = (control / "error.txt").read_text() if (control / "error.txt").exists() else ""
-                pytest.fail(f"Neovim did not get ready (exit {nvim.poll()}): {error}")
-            time.sleep(0.05)
 
         async def main():
             # `locus mcp` forwards to the sidecar of Neovim's `locus lsp` (discovery).
