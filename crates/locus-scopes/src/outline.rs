@@ -1239,6 +1239,8 @@ fn join(level: Vec<(Symbol, Merge, (Join, JoinElse))>) -> Vec<(Symbol, Merge)> {
     let mut last_part: HashMap<usize, usize> = HashMap::new();
     // The output entry the previous sibling became (or joined), if any.
     let mut previous: Option<usize> = None;
+    // For a class's first part: the names of its static values (`F.x = 1`, a Variable).
+    let mut static_values: HashMap<usize, std::collections::HashSet<String>> = HashMap::new();
     for (symbol, merge, (join, otherwise)) in level {
         if join == Join::Export && first.contains_key(&symbol.name) {
             previous = None;
@@ -1327,10 +1329,51 @@ fn join(level: Vec<(Symbol, Merge, (Join, JoinElse))>) -> Vec<(Symbol, Merge)> {
             let name = symbol.selection;
             symbol.children.retain(|c| c.range.contains(name));
         }
+        // A prototype value (`F.prototype.x = v`, a Property) after a static value of its name
+        // (`F.x = 1`) is no symbol: tsserver merges it into the earlier one, which keeps its own
+        // span only (request.js: `Request.debug = …` then `Request.prototype.debug = debug`).
+        let statics = static_values.entry(target).or_default();
+        if join == Join::Prototype {
+            symbol
+                .children
+                .retain(|c| c.kind != SymbolKind::Property || !statics.contains(&c.name));
+        } else {
+            statics.extend(
+                symbol
+                    .children
+                    .iter()
+                    .filter(|c| c.kind == SymbolKind::Variable)
+                    .map(|c| c.name.clone()),
+            );
+        }
         let part = *last_part.get(&target).unwrap_or(&target);
         if previous == Some(part) {
             let class = &mut out[part].0;
             class.range.end = class.range.end.max(symbol.range.end);
+            // A prototype value right after a function member of its name (`F.x = function
+            // () {}` then `F.prototype.x = x`) makes that function a class of that name holding
+            // its constructor and the value, as tsserver merges an ES5 class (events.js).
+            if join == Join::Prototype
+                && let [value] = &symbol.children[..]
+                && value.kind == SymbolKind::Property
+                && let Some(function) = class.children.last_mut()
+                && function.kind == SymbolKind::Function
+                && function.name == value.name
+            {
+                let constructor = Symbol {
+                    name: "constructor".to_string(),
+                    kind: SymbolKind::Constructor,
+                    range: function.range,
+                    selection: function.range,
+                    children: std::mem::take(&mut function.children),
+                };
+                function.kind = SymbolKind::Class;
+                function.range.end = function.range.end.max(value.range.end);
+                function.children = vec![constructor];
+                function.children.extend(symbol.children);
+                previous = Some(part);
+                continue;
+            }
             class.children.extend(symbol.children);
             class.children.sort_by_key(|s| (s.range.start, std::cmp::Reverse(s.range.end)));
         } else {
@@ -1390,30 +1433,37 @@ fn merge(level: Vec<(Symbol, Merge)>) -> Vec<Symbol> {
 
 fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String {
     let info = &config.patterns[c.pattern];
-    let text_of = |spans: &mut dyn Iterator<Item = Span>, sep: &str| -> String {
+    // `uncomment`: the text without its comments, for the `:path` filter (comments between
+    // the parts of a dotted name, `headers⏎ // Split into pairs⏎ .reduce`, are not part of it:
+    // tsserver names that callback `headers.reduce() callback`).
+    let text_of = |spans: &mut dyn Iterator<Item = Span>, sep: &str, uncomment: bool| -> String {
         let mut s = String::new();
         for (i, span) in spans.enumerate() {
             if i > 0 {
                 s.push_str(sep);
             }
-            s.push_str(&normalize(&doc.slice(span.start, span.end), info.normalize));
+            let raw = doc.slice(span.start, span.end);
+            let raw = if uncomment { strip_comments(&raw) } else { raw };
+            s.push_str(&normalize(&raw, info.normalize));
         }
         s
     };
     match &info.template {
-        None => text_of(&mut c.names.iter().copied(), ""),
+        None => text_of(&mut c.names.iter().copied(), "", false),
         Some(parts) => {
             let mut out = String::new();
             for part in parts {
                 match part {
                     Part::Literal(l) => out.push_str(l),
                     Part::Capture(index, sep, filter) => {
+                        let uncomment = matches!(filter, Filter::Path);
                         let text = if config.roles_for(info)[*index as usize] == Role::Name {
-                            text_of(&mut c.names.iter().copied(), sep)
+                            text_of(&mut c.names.iter().copied(), sep, uncomment)
                         } else {
                             text_of(
                                 &mut c.helpers.iter().filter(|(i, _)| i == index).map(|(_, s)| *s),
                                 sep,
+                                uncomment,
                             )
                         };
                         match filter {
@@ -1481,6 +1531,45 @@ fn path(text: &str) -> String {
         kept.remove(0);
     }
     kept.join(".")
+}
+
+/// `text` without its `//` and `/* */` comments, those outside string literals (for
+/// [`Filter::Path`]).
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == '\\' {
+                out.extend(chars.next());
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('/', Some('/')) => while chars.next_if(|&c| c != '\n').is_some() {},
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            ('"' | '\'' | '`', _) => {
+                quote = Some(c);
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn normalize(text: &str, how: Normalize) -> String {

@@ -45,3 +45,14 @@ export const handlers = {
     return { user, stamp };
   },
 };
+
+// A comment between a callback's receiver and its method is not part of the name (tsserver:
+// `registrations.filter() callback`; tsyringe's dependency-container.ts).
+export function clearInstances(registrations: string[]): string[] {
+  return registrations
+    // Keep the named ones
+    .filter(registration => {
+      return registration.length > 0;
+//    ^ Function:clearInstances > Function:registrations.filter() callback
+    });
+}
