@@ -94,6 +94,22 @@
 ; in a `try` whose `except` assigns a fallback (`ssl = None`) stays hidden.
 ((try_statement body: (block [(import_statement name: [(dotted_name . (identifier) @_i) (aliased_import alias: (identifier) @_i)]) (import_from_statement name: [(dotted_name . (identifier) @_i .) (aliased_import alias: (identifier) @_i)])]) (except_clause (block (expression_statement [(assignment left: (identifier) @_n @skip !type) (assignment left: (pattern_list (identifier) @_n @skip))]))))
   (#eq? @_i @_n))
+; The same for an `if` that imports a name and an `else` that assigns it (`if PY34: from
+; importlib.util import spec_from_loader` `else: spec_from_loader = None`): whatever the
+; condition, the import is pyright's first declaration. (The same holds for a plain assignment
+; after an import in one block, but a pattern with unanchored siblings in a module costs
+; hundreds of milliseconds on a large file.)
+; (Only `else: name = …`: each alternative here costs milliseconds to compile.)
+((if_statement
+   consequence: (block [(import_statement name: [(dotted_name . (identifier) @_i) (aliased_import alias: (identifier) @_i)]) (import_from_statement name: [(dotted_name . (identifier) @_i .) (aliased_import alias: (identifier) @_i)])])
+   alternative: (else_clause body: (block (expression_statement (assignment left: (identifier) @_n @skip !type)))))
+  (#eq? @_i @_n))
+
+; Names pyright predefines in a module (`__path__ = []`, `__package__ = __name__`) are hidden
+; when the module assigns them (at its top level; under an `if` too for pyright, not here); a
+; class or function may list them.
+((module (expression_statement (assignment left: (identifier) @_n @skip)))
+  (#any-of? @_n "__name__" "__qualname__" "__loader__" "__package__" "__spec__" "__path__" "__file__" "__cached__" "__dict__" "__annotations__" "__builtins__"))
 
 ; A `try`'s `else` is bound before its `except` clauses. Of a name both declare, the `else`
 ; binding comes first (a plain assignment there wins) and the `except` definition last (a def or

@@ -72,3 +72,23 @@ else:
     def wrap(sock):
         return ssl.wrap(sock)
 #              ^ <file>
+
+
+# An import is the first declaration of its names, whatever the `if` that holds it: the `else`
+# fallback is not a symbol (pyright; six.py, redis-py).
+if PY34:
+    from importlib.util import spec_from_loader
+else:
+    spec_from_loader = None
+#   ^ <file>
+
+# Names pyright predefines in a module are hidden there when assigned, not in a class.
+__path__ = []
+# ^ <file>
+__package__ = __name__
+# ^ <file>
+
+
+class Package:
+    __path__ = []
+#     ^ Class:Package > Variable:__path__
