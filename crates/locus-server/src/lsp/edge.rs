@@ -16,7 +16,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Id, Request, Response};
 use tower_lsp_server::{ExitedError, LanguageServer, LspService};
 use tower_service::Service;
 
-use super::transport::INVALID_MESSAGE;
+use super::transport::{INVALID_MESSAGE, OPENED};
 use super::wire::{self, parse};
 use super::{Ctx, guard, not_initialized};
 use crate::proto;
@@ -31,6 +31,7 @@ const NOTIFICATIONS: &[&str] = &[
     "locus/didChangeCursor",
     "locus/didChangeActiveEditor",
     "locus/didChangeSymbols",
+    OPENED,
 ];
 
 /// Requests Locus answers itself, in order with the notifications around them.
@@ -52,6 +53,14 @@ impl<S: LanguageServer> Edge<S> {
 
     fn notification(&mut self, method: &str, params: Option<Value>) {
         let ctx = self.ctx.clone();
+        // A `didOpen` the transport decoded (see `transport`), taken whatever happens next.
+        let (method, decoded) = match method {
+            OPENED => {
+                let key = params.as_ref().and_then(|p| p["key"].as_u64());
+                ("textDocument/didOpen", Some(key.and_then(|key| ctx.take_opened(key))))
+            }
+            _ => (method, None),
+        };
         {
             let session = ctx.session();
             if !session.initialized || session.shutdown {
@@ -67,26 +76,13 @@ impl<S: LanguageServer> Edge<S> {
         let malformed =
             |e: String| log.warn(format_args!("ignoring {method}: malformed params: {e}"));
         guard(log, method, || match method {
-            "textDocument/didOpen" => match parse::<wire::DidOpen>(params) {
-                Ok(p) => {
-                    let d = p.text_document;
-                    let existed =
-                        ctx.state.with(|s| s.open(&d.uri, &d.language_id, d.version, &d.text));
-                    if existed {
-                        log.warn(format_args!(
-                            "didOpen of {} which was open already: replaced",
-                            d.uri
-                        ));
-                    }
-                    log.debug(format_args!(
-                        "opened {} ({}, version {}, {} bytes)",
-                        d.uri,
-                        d.language_id,
-                        d.version,
-                        d.text.len()
-                    ));
-                }
-                Err(e) => malformed(e),
+            "textDocument/didOpen" => match decoded {
+                Some(Some(p)) => open(&ctx, p),
+                Some(None) => malformed("no decoded document under this key".into()),
+                None => match parse::<wire::DidOpen>(params) {
+                    Ok(p) => open(&ctx, p),
+                    Err(e) => malformed(e),
+                },
             },
             "textDocument/didChange" => match parse::<wire::DidChange>(params) {
                 Ok(p) => {
@@ -310,6 +306,22 @@ impl<S: LanguageServer> Service<Request> for Edge<S> {
         }
         .boxed()
     }
+}
+
+/// Mirrors an opened document (and parses it).
+fn open(ctx: &Ctx, p: wire::DidOpen) {
+    let d = p.text_document;
+    let existed = ctx.state.with(|s| s.open(&d.uri, &d.language_id, d.version, &d.text));
+    if existed {
+        ctx.log.warn(format_args!("didOpen of {} which was open already: replaced", d.uri));
+    }
+    ctx.log.debug(format_args!(
+        "opened {} ({}, version {}, {} bytes)",
+        d.uri,
+        d.language_id,
+        d.version,
+        d.text.len()
+    ));
 }
 
 /// Hands memory freed by closed documents back to the system, so resident memory falls.

@@ -110,6 +110,7 @@ where
         session: Mutex::new(Session::default()),
         log: log::Log::new(options.log_level),
         client_log: Mutex::new(None),
+        opened: Mutex::default(),
     });
     // These wait in the log until the editor attaches at `initialize` (see `log`).
     let version = env!("CARGO_PKG_VERSION");
@@ -170,6 +171,9 @@ pub(crate) struct Ctx {
     log: log::Log,
     /// Where log messages for the editor go, handed to `log` at `initialize`.
     client_log: Mutex<Option<log::EditorSender>>,
+    /// `didOpen` params the transport decoded, by key, until the edge applies them in the
+    /// stream's order (see `transport`), and the next key.
+    opened: Mutex<(u64, std::collections::HashMap<u64, wire::DidOpen>)>,
 }
 
 impl Ctx {
@@ -179,6 +183,20 @@ impl Ctx {
 
     fn encoding(&self) -> PositionEncoding {
         self.session().encoding
+    }
+
+    /// Keeps a decoded `didOpen` for the edge; returns its key.
+    fn stash_opened(&self, opened: wire::DidOpen) -> u64 {
+        let mut stash = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = stash.0;
+        stash.0 += 1;
+        stash.1.insert(key, opened);
+        key
+    }
+
+    /// The `didOpen` kept under `key`, taken.
+    fn take_opened(&self, key: u64) -> Option<wire::DidOpen> {
+        self.opened.lock().unwrap_or_else(PoisonError::into_inner).1.remove(&key)
     }
 
     /// A position-bearing request from an editor without a cursor plugin.

@@ -20,6 +20,12 @@
 //!
 //! A request sent with a notification's method gets an error with its id (`-32600`): it would
 //! otherwise be handled as the notification and never answered.
+//!
+//! A `textDocument/didOpen` (the whole text of a file, a megabyte or more) is decoded here
+//! once: its params wait in [`Ctx`]'s `opened` and tower-lsp gets a small
+//! [`OPENED`] notification in its place, in the same position in the stream, so the edge
+//! applies it in order without tower-lsp decoding the text a second time (its untagged
+//! message type buffers the body and tries a response first: 3–5 ms on the 30k-line file).
 
 use std::sync::Arc;
 
@@ -29,9 +35,14 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tower_lsp_server::jsonrpc::{Request, Response};
 
 use super::Ctx;
+use super::wire::{self, DidOpen};
 
 /// The method of the stand-in for an invalid message.
 pub const INVALID_MESSAGE: &str = "locus/invalidMessage";
+
+/// The method of the stand-in for a `didOpen` decoded here; its params are `{"key": n}`, the
+/// key of the decoded params in [`Ctx::opened`].
+pub const OPENED: &str = "locus/internal/didOpen";
 
 /// A `Content-Length` above this is refused (the body is skipped as if it had none).
 const MAX_BODY: usize = 1 << 30;
@@ -91,7 +102,13 @@ where
         let body = match frame {
             None => return,
             Some(Frame::Message(body)) => match check(&body) {
-                Ok(()) => body,
+                Ok(None) => body,
+                Ok(Some(opened)) => {
+                    let key = ctx.stash_opened(opened);
+                    json!({"jsonrpc": "2.0", "method": OPENED, "params": {"key": key}})
+                        .to_string()
+                        .into_bytes()
+                }
                 Err((id, code, why)) => {
                     ctx.log.warn(format_args!("invalid message ({why}): {}", preview(&body)));
                     invalid(id, code, &why)
@@ -489,9 +506,9 @@ fn first_value(data: &[u8]) -> Parsed {
     }
 }
 
-/// Whether tower-lsp can decode `body`, and may handle it; if not, the id to answer, the
-/// JSON-RPC error code and why.
-fn check(body: &[u8]) -> Result<(), (Value, i64, String)> {
+/// Whether tower-lsp can decode `body`, and may handle it (with the params of a `didOpen`
+/// notification, decoded); if not, the id to answer, the JSON-RPC error code and why.
+fn check(body: &[u8]) -> Result<Option<DidOpen>, (Value, i64, String)> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Err((Value::Null, -32700, "the body is not UTF-8".into()));
     };
@@ -509,10 +526,15 @@ fn check(body: &[u8]) -> Result<(), (Value, i64, String)> {
             let why = format!("`{}` is a notification: it is sent without an id", request.method());
             return Err((id, -32600, why));
         }
-        return Ok(());
+        if request.id().is_none() && request.method() == "textDocument/didOpen" {
+            // Malformed params go through as they came: the edge says what is wrong.
+            let (_, _, params) = request.into_parts();
+            return Ok(wire::parse::<DidOpen>(params).ok());
+        }
+        return Ok(None);
     }
     if is_response() {
-        return Ok(());
+        return Ok(None);
     }
     match serde_json::from_str::<Value>(text) {
         Err(e) => Err((Value::Null, -32700, format!("not JSON: {e}"))),
@@ -554,6 +576,27 @@ mod tests {
         assert!(
             check(br#"{"jsonrpc":"2.0","id":1,"method":"textDocument/didOpen","result":null}"#)
                 .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_did_open_is_decoded_once_here() {
+        let body = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.ts","languageId":"typescript","version":3,"text":"let a = \"x\";\n"}}}"#;
+        let d = check(body).unwrap().expect("decoded").text_document;
+        assert_eq!(
+            (d.uri.as_str(), d.language_id.as_str(), d.version),
+            ("file:///a.ts", "typescript", 3)
+        );
+        assert_eq!(d.text, "let a = \"x\";\n");
+        // Malformed params pass as they came, for the edge to report.
+        let body =
+            br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{}}}"#;
+        assert!(check(body).unwrap().is_none());
+        // Other notifications and requests are not decoded beyond the check.
+        assert!(
+            check(br#"{"jsonrpc":"2.0","method":"textDocument/didClose","params":{}}"#)
+                .unwrap()
+                .is_none()
         );
     }
 
