@@ -6,7 +6,8 @@ use std::sync::Arc;
 use locus_doc::Document;
 use tree_sitter::Parser;
 
-use crate::outline::{self, Outline};
+use crate::kind::SymbolKind;
+use crate::outline::Outline;
 use crate::registry::{Language, Registry};
 use crate::source::{self, Source};
 
@@ -15,17 +16,56 @@ use crate::source::{self, Source};
 /// carries the kind and containers the editor's query gives at the same place. Empty when
 /// the grammar or the query does not load (the editor treats such a file as plain text).
 pub fn index_outline(doc: &Document, language: Language) -> Outline {
-    let Ok(config) = Registry::builtin().index_config(language) else {
-        return Outline::default();
-    };
+    outline_by(doc, language, |config, tree| crate::pruned::extract(config, tree, doc))
+        .unwrap_or_default()
+}
+
+/// How [`index_outline_of_tree`] extracts: what the index does, or one of its two ways alone
+/// (for comparisons and measurements: `examples/prune_compare.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexExtraction {
+    /// The pruned extraction where it applies and its checks pass, else the full query.
+    Pruned,
+    /// The pruned extraction alone: `None` where it does not apply or a check refuses it.
+    PrunedOnly,
+    /// The index query run over the whole tree.
+    FullQuery,
+}
+
+/// The index's outline of `doc`, already parsed as `tree` by [`index_parse`], extracted as
+/// `how` says. `None` when the query does not load, or for [`IndexExtraction::PrunedOnly`]
+/// where the pruned extraction does not apply or refuses.
+pub fn index_outline_of_tree(
+    doc: &Document,
+    language: Language,
+    tree: &tree_sitter::Tree,
+    how: IndexExtraction,
+) -> Option<Outline> {
+    let config = Registry::builtin().index_config(language).ok()?;
+    match how {
+        IndexExtraction::Pruned => Some(crate::pruned::extract(&config, tree, doc)),
+        IndexExtraction::PrunedOnly => crate::pruned::extract_if_pruned(&config, tree, doc),
+        IndexExtraction::FullQuery => Some(crate::outline::extract(&config, tree, doc)),
+    }
+}
+
+/// The tree of `doc` parsed as `language` for the index; `None` when the grammar or the
+/// index query does not load.
+pub fn index_parse(doc: &Document, language: Language) -> Option<tree_sitter::Tree> {
+    outline_by(doc, language, |_, tree| tree.clone())
+}
+
+/// `extract` of `doc` parsed with the index's configuration for `language`; `None` when the
+/// grammar or the query does not load (the editor treats such a file as plain text).
+fn outline_by<T>(
+    doc: &Document,
+    language: Language,
+    extract: impl FnOnce(&crate::query::LanguageConfig, &tree_sitter::Tree) -> T,
+) -> Option<T> {
+    let config = Registry::builtin().index_config(language).ok()?;
     let mut parser = Parser::new();
-    if parser.set_language(config.grammar()).is_err() {
-        return Outline::default();
-    }
-    match source::parse(&mut parser, doc, None) {
-        Some(tree) => outline::extract(&config, &tree, doc),
-        None => Outline::default(),
-    }
+    parser.set_language(config.grammar()).ok()?;
+    source::parse(&mut parser, doc, None).map(|tree| extract(&config, &tree))
 }
 
 /// The outline the workspace index takes of an open document the editor already parsed:
@@ -43,4 +83,33 @@ pub fn index_outline_of_source(source: &Source) -> Option<Arc<Outline>> {
         return Some(source.outline());
     }
     Some(source.index_outline())
+}
+
+/// Kinds that may hold statements: what is declared directly inside one is a local, which the
+/// index drops unless [`kept_in_callable`].
+pub fn callable(kind: SymbolKind) -> bool {
+    matches!(kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor)
+}
+
+/// Kinds the index keeps inside a callable's body: nested definitions. (What a pattern hoists
+/// out of the body, Python's `self.x`, is filed under the class instead.)
+pub fn kept_in_callable(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Function
+            | SymbolKind::Method
+            | SymbolKind::Constructor
+            | SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Interface
+            | SymbolKind::Enum
+            | SymbolKind::Module
+            | SymbolKind::Namespace
+    )
+}
+
+/// Kinds that are members of what holds them: an object literal's methods, which go with the
+/// local that holds the literal.
+pub fn member(kind: SymbolKind) -> bool {
+    matches!(kind, SymbolKind::Method | SymbolKind::Constructor)
 }

@@ -18,12 +18,16 @@ mod builtin;
 mod indexing;
 mod kind;
 mod outline;
+mod pruned;
 mod query;
 mod registry;
 mod source;
 
 pub use builtin::LanguageEntry;
-pub use indexing::{index_outline, index_outline_of_source};
+pub use indexing::{
+    IndexExtraction, callable, index_outline, index_outline_of_source, index_outline_of_tree,
+    index_parse, kept_in_callable, member,
+};
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
 pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source};

@@ -245,9 +245,9 @@ impl<'a> TextProvider<&'a [u8]> for RopeText<'a> {
 }
 
 /// A symbol found by a pattern, before names are rendered and the tree is built.
-struct Candidate {
+pub(crate) struct Candidate {
     pattern: usize,
-    kind: SymbolKind,
+    pub(crate) kind: SymbolKind,
     range: Span,
     names: Vec<Span>,
     helpers: Vec<(u32, Span)>,
@@ -287,9 +287,9 @@ pub(crate) struct Extracted {
 
 /// What the matches of a query say, gathered before symbols are built.
 #[derive(Default)]
-struct Gathered<'tree> {
+pub(crate) struct Gathered<'tree> {
     /// Symbol candidates by node id.
-    candidates: HashMap<usize, Candidate>,
+    pub(crate) candidates: HashMap<usize, Candidate>,
     /// The node of every symbol match of the main query, with its kind (where `root.up`
     /// patterns are tried).
     found: Vec<(Node<'tree>, SymbolKind)>,
@@ -309,7 +309,7 @@ struct Gathered<'tree> {
 
 impl<'tree> Gathered<'tree> {
     /// Takes one match of the pattern ranked `rank`.
-    fn take(
+    pub(crate) fn take(
         &mut self,
         config: &LanguageConfig,
         doc: &Document,
@@ -686,6 +686,33 @@ pub(crate) fn extract_region(
     if let Some(deferred) = &config.deferred {
         gathered.take_deferred(config, deferred, doc, split);
     }
+    finish(config, tree, doc, region, gathered)
+}
+
+/// The outline of the whole tree from the matches `gathered` holds (the pruned extraction's,
+/// `pruned.rs`): what [`extract`] builds from the main query's.
+pub(crate) fn extract_gathered(
+    config: &LanguageConfig,
+    tree: &Tree,
+    doc: &Document,
+    gathered: Gathered,
+) -> Outline {
+    match finish(config, tree, doc, None, gathered) {
+        Some(Extracted { symbols, names, reads, .. }) => {
+            Outline::new(symbols).with_names(names, reads)
+        }
+        None => Outline::default(),
+    }
+}
+
+/// Builds the symbols of a region (the whole tree for `None`) from what its matches say.
+fn finish(
+    config: &LanguageConfig,
+    tree: &Tree,
+    doc: &Document,
+    region: Option<Span>,
+    gathered: Gathered,
+) -> Option<Extracted> {
     let Gathered { candidates, skipped, extended, ignored, in_text, reach, tried, .. } = gathered;
     let mut reach = reach;
     reach.retain(|s| region.is_some_and(|r| !r.contains(*s)));

@@ -36,6 +36,7 @@ use tree_sitter::{CaptureQuantifier, Query, QueryPredicateArg};
 use crate::ancestry::{Acting, Ancestry};
 use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
+use crate::pruned::Pruning;
 
 /// A query file failed to load or compile. Only its language is affected.
 #[derive(Debug, Clone)]
@@ -225,6 +226,8 @@ pub struct LanguageConfig {
     pub(crate) patterns: Vec<PatternInfo>,
     /// The acting captures of every pattern, for starting a region's query below the root.
     pub(crate) ancestry: Ancestry,
+    /// For the index's query: where the pruned extraction runs it (`pruned.rs`), if it may.
+    pub(crate) pruning: Option<Pruning>,
 }
 
 impl fmt::Debug for LanguageConfig {
@@ -364,6 +367,10 @@ impl LanguageConfig {
             let rank = (0..patterns.len()).collect();
             let mut ancestry = Ancestry::default();
             ancestry_add(&mut ancestry, &language, &query, source, &roles, |i| &patterns[i]);
+            let pruning = match purpose {
+                Purpose::Index => Pruning::new(&language, &query, source, &roles, &patterns),
+                Purpose::Editor => None,
+            };
             return Ok(LanguageConfig {
                 id: entry.id,
                 language,
@@ -373,6 +380,7 @@ impl LanguageConfig {
                 rank,
                 patterns,
                 ancestry,
+                pruning,
             });
         };
         // The two queries compile on two threads: compilation is the larger part of loading.
@@ -446,6 +454,7 @@ impl LanguageConfig {
             rank: main_ranks,
             patterns: patterns.into_iter().map(|p| p.expect("every rank filled")).collect(),
             ancestry,
+            pruning: None,
         })
     }
 
