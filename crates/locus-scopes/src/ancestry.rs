@@ -212,6 +212,112 @@ impl Chain {
     }
 }
 
+/// One level of a [`Touch`] chain: the kinds a node may have, and the field it must be in.
+type Step = (Level, Option<String>);
+
+/// Where an edit can change what a query's matches say, read from the query's text as data:
+/// every node of every pattern (captured or not) with its chain of node kinds from the
+/// pattern's root, and every capture whose text is read (a name, a helper, one a predicate
+/// names).
+///
+/// **Why it is exact.** Let X be a node that strictly holds every byte whose syntax changed,
+/// so that (tree-sitter's changed ranges) X and its ancestors keep their kinds and fields, and
+/// their children outside X's subtree, in the same order; only X's subtree differs, and the
+/// texts of X and its ancestors. A match binds nodes by kind, field and order, and reads the
+/// text of its captures only. If no pattern can bind X or a node below it (no chain, rooted at
+/// an ancestor of X or at X, fits the path down to X and reaches X's depth), and no capture
+/// whose text is read can bind an ancestor of X, every match of the new tree is one of the
+/// old tree's, moved across the edit, and the other way round: the symbols are the same, and
+/// so are their ranges, moved across the edit (a symbol's node is an ancestor of X or lies
+/// beside it), but for a range trimmed of trailing comments, which the update checks apart.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Touch {
+    /// Each chain, and whether its node's text is read.
+    chains: Vec<(Vec<Step>, bool)>,
+    /// Some pattern was not understood: any edit may change its matches.
+    unknown: bool,
+}
+
+impl Touch {
+    /// Reads `query`'s patterns from `text`, the source it was compiled from; `reads(i, c)`
+    /// says whether capture `c`'s text is read in pattern `i` (its role), beside predicates.
+    pub(crate) fn add(
+        &mut self,
+        language: &Language,
+        query: &Query,
+        text: &str,
+        reads: impl Fn(usize, usize) -> bool,
+    ) {
+        let names = query.capture_names();
+        for i in 0..query.pattern_count() {
+            let source = &text[query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i)];
+            let mut parser = PatternParser::new(source, language);
+            while parser.skip_space() {
+                let before = parser.at;
+                parser.item(&[]);
+                if parser.at == before {
+                    self.unknown = true;
+                    break;
+                }
+            }
+            let rooted = query.is_pattern_rooted(i);
+            let fields = std::mem::take(&mut parser.fields);
+            let mut push = |chain: &[(usize, Level)], read: bool| {
+                let mut levels: Vec<Step> =
+                    chain.iter().map(|(id, l)| (l.clone(), fields.get(id).cloned())).collect();
+                if !rooted {
+                    // Sibling nodes: their parent is the root.
+                    levels.insert(0, (None, None));
+                }
+                self.chains.push((levels, read));
+            };
+            for chain in &parser.nodes {
+                push(chain, false);
+            }
+            for (name, chain) in &parser.out {
+                let read = parser.read.contains(name)
+                    || names.iter().position(|n| n == name).is_none_or(|c| reads(i, c));
+                if read {
+                    push(chain, true);
+                }
+            }
+        }
+    }
+
+    /// A query any edit may touch (one not read).
+    pub(crate) fn unknown() -> Touch {
+        Touch { chains: Vec::new(), unknown: true }
+    }
+
+    /// Whether some match may differ when only the subtree of `path`'s last node X changed
+    /// (with the texts of X and its ancestors): `path` runs from the root down to X, each node
+    /// with the field it is in.
+    pub(crate) fn touched(&self, path: &[(Node, Option<&str>)]) -> bool {
+        if self.unknown {
+            return true;
+        }
+        let n = path.len() - 1;
+        self.chains.iter().any(|(levels, read)| {
+            let depth = levels.len() - 1;
+            (0..=n).any(|j| {
+                let m = n - j;
+                let fits = (0..=depth.min(m)).all(|k| {
+                    let (node, field) = path[j + k];
+                    // The root's field is its parent's business: not checked.
+                    let in_field =
+                        k == 0 || levels[k].1.as_deref().is_none_or(|f| Some(f) == field);
+                    in_field
+                        && match &levels[k].0 {
+                            None => true,
+                            Some(kinds) => kinds.iter().any(|kind| kind == node.kind()),
+                        }
+                });
+                fits && (depth >= m || *read)
+            })
+        })
+    }
+}
+
 /// Whether a zero-width node (what error recovery inserts) lies just before `node` (or just
 /// after it), outside it.
 fn zero_width_beside(node: Node, before: bool) -> bool {
@@ -265,6 +371,15 @@ struct PatternParser<'a> {
     attached: Vec<(String, usize)>,
     /// How many items were read.
     items: usize,
+    /// Every node of the pattern (named, anonymous or wildcard), with its chain of levels:
+    /// what a match binds, captured or not (for [`Touch`]).
+    nodes: Vec<Vec<(usize, Level)>>,
+    /// The captures a predicate names (`#eq? @_p "cls"`): their text is read.
+    read: Vec<String>,
+    /// The field each item must be in (`condition: (_)`), by item.
+    fields: std::collections::HashMap<usize, String>,
+    /// The field prefix just read, for the item after it.
+    field: Option<String>,
 }
 
 impl<'a> PatternParser<'a> {
@@ -276,6 +391,10 @@ impl<'a> PatternParser<'a> {
             out: vec![],
             attached: vec![],
             items: 0,
+            nodes: vec![],
+            read: vec![],
+            fields: std::collections::HashMap::new(),
+            field: None,
         }
     }
 
@@ -353,13 +472,29 @@ impl<'a> PatternParser<'a> {
     fn item(&mut self, path: &[(usize, Level)]) -> Option<Level> {
         let id = self.items;
         self.items += 1;
+        let field = self.field.take();
+        if let Some(f) = &field {
+            self.fields.insert(id, f.clone());
+        }
+        // Whether the item is one node (not a group or an alternation of items, each of which
+        // counts on its own).
+        let mut node = false;
         let level = match self.peek() {
             b'(' => {
                 self.at += 1;
                 self.skip_space();
                 match self.peek() {
                     b'#' => {
+                        let start = self.at;
                         self.close();
+                        // The captures the predicate names.
+                        let text = String::from_utf8_lossy(&self.text[start..self.at]).into_owned();
+                        for part in text.split('@').skip(1) {
+                            let end = part
+                                .find(|c: char| c.is_ascii_whitespace() || c == ')')
+                                .unwrap_or(part.len());
+                            self.read.push(part[..end].to_string());
+                        }
                         return None;
                     }
                     b'(' | b'[' | b'"' | b'.' | b')' => {
@@ -375,6 +510,7 @@ impl<'a> PatternParser<'a> {
                         None
                     }
                     _ => {
+                        node = true;
                         let kind = self.word();
                         let level = self.level(&kind);
                         let mut below = path.to_vec();
@@ -396,6 +532,8 @@ impl<'a> PatternParser<'a> {
                 let mut kinds = Some(Vec::new());
                 while self.skip_space() && self.peek() != b']' {
                     let before = self.at;
+                    // A field before the alternation holds each alternative.
+                    self.field = field.clone();
                     match (self.item(path), &mut kinds) {
                         (Some(Some(k)), Some(all)) => all.extend(k),
                         (None, _) => {}
@@ -409,7 +547,11 @@ impl<'a> PatternParser<'a> {
                 kinds
             }
             b'"' => {
+                // An anonymous node: a node the match binds all the same.
                 self.string();
+                let mut levels = path.to_vec();
+                levels.push((id, None));
+                self.nodes.push(levels);
                 None
             }
             b'.' => {
@@ -427,15 +569,22 @@ impl<'a> PatternParser<'a> {
                     // A field: the item after it.
                     self.at += 1;
                     self.skip_space();
+                    self.field = Some(word);
                     return self.item(path);
                 }
                 if word != "_" {
                     // A bare word is no node this reader knows (and moves nowhere if empty).
                     return None;
                 }
+                node = true;
                 None
             }
         };
+        if node {
+            let mut levels = path.to_vec();
+            levels.push((id, level.clone()));
+            self.nodes.push(levels);
+        }
         // Quantifiers and captures.
         loop {
             let before = self.at;

@@ -33,7 +33,7 @@ use std::fmt;
 
 use tree_sitter::{CaptureQuantifier, Query, QueryPredicateArg};
 
-use crate::ancestry::{Acting, Ancestry};
+use crate::ancestry::{Acting, Ancestry, Touch};
 use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
 use crate::pruned::Pruning;
@@ -226,6 +226,8 @@ pub struct LanguageConfig {
     pub(crate) patterns: Vec<PatternInfo>,
     /// The acting captures of every pattern, for starting a region's query below the root.
     pub(crate) ancestry: Ancestry,
+    /// Every node of every pattern, for telling an edit no match can see (`outline::update`).
+    pub(crate) touch: Touch,
     /// For the index's query: where the pruned extraction runs it (`pruned.rs`), if it may.
     pub(crate) pruning: Option<Pruning>,
 }
@@ -367,6 +369,12 @@ impl LanguageConfig {
             let rank = (0..patterns.len()).collect();
             let mut ancestry = Ancestry::default();
             ancestry_add(&mut ancestry, &language, &query, source, &roles, |i| &patterns[i]);
+            let mut touch = Touch::default();
+            touch.add(&language, &query, source, |i, c| match roles[c] {
+                Role::Name | Role::Helper => true,
+                Role::Symbol(_) => patterns[i].text_match.is_some(),
+                _ => false,
+            });
             let pruning = match purpose {
                 Purpose::Index => Pruning::new(&language, &query, source, &roles, &patterns),
                 Purpose::Editor => None,
@@ -380,6 +388,7 @@ impl LanguageConfig {
                 rank,
                 patterns,
                 ancestry,
+                touch,
                 pruning,
             });
         };
@@ -454,6 +463,8 @@ impl LanguageConfig {
             rank: main_ranks,
             patterns: patterns.into_iter().map(|p| p.expect("every rank filled")).collect(),
             ancestry,
+            // Not read: `root.up` patterns bind nodes above the symbols found.
+            touch: Touch::unknown(),
             pruning: None,
         })
     }

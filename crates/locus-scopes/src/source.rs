@@ -33,8 +33,10 @@ pub struct Source {
 /// - A version holds its own text, tree and language: any holder can compute its outline,
 ///   on any thread, without the [`Source`] it came from (so a reader may compute it outside
 ///   the lock that guards the source, while the source moves on to later edits).
-/// - Each cell's `base` refers to a version whose outline of that cell is computed or being
-///   computed (`from`), or to none: edits after a version nobody computed are folded into
+/// - Each cell's `base` refers to an outline of that cell already computed (held alone, not
+///   its version: an earlier version's text and tree are not kept alive for it, however long
+///   the cell goes unasked, as the index's may between syncs), or to a version whose outline
+///   is being computed, or to none: edits after a version nobody computed are folded into
 ///   that version's own base, so computing the outline of the latest version costs one
 ///   update, however many edits came since the last computed one.
 struct Version {
@@ -82,10 +84,36 @@ enum Base {
     Scratch,
     /// `from`'s outline moved across `edits`, in order, and updated over `dirty` (in this
     /// version's offsets): every byte whose syntax may differ from `from`'s.
-    From { from: Arc<Version>, edits: Vec<Shift>, dirty: Span },
+    From { from: Prior, edits: Vec<Shift>, dirty: Span },
     /// Taken by the thread computing the outline (which may have been abandoned by a panic:
     /// then the next asker extracts from scratch).
     Taken,
+}
+
+/// The outline an update starts from.
+#[derive(Clone)]
+enum Prior {
+    /// Computed: the outline alone (all the update needs of its version).
+    Computed(Arc<Outline>),
+    /// Being computed (or abandoned by a panic) by another asker: its version, to wait for it
+    /// (or compute it).
+    Pending(Arc<Version>),
+}
+
+impl Prior {
+    /// The outline of `which`, waiting for it (or computing it) if need be.
+    fn outline(self, which: Which) -> Arc<Outline> {
+        match self {
+            Prior::Computed(outline) => outline,
+            Prior::Pending(version) => {
+                let outline = version.outline(which);
+                // Nobody else holds the earlier version (the usual case): drop it, so that the
+                // outline below is ours alone, to take rather than copy.
+                drop(Arc::try_unwrap(version));
+                outline
+            }
+        }
+    }
 }
 
 /// One edit's move of offsets: `start..old_end` became `start..new_end`.
@@ -157,9 +185,7 @@ impl Version {
             return outline::extract(&config, tree, &self.doc);
         };
         let previous = from.outline(which);
-        // Nobody else holds the earlier version (the usual case): take its outline rather
-        // than copy it.
-        drop(Arc::try_unwrap(from));
+        // Nobody else holds the earlier outline (the usual case): take it rather than copy it.
         let mut previous = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
         for e in edits {
             previous.shift(e.start, e.old_end, e.new_end);
@@ -172,13 +198,25 @@ impl Version {
     /// from, `shift` folded in (or none).
     fn next_base(self: &Arc<Version>, which: Which, shift: Shift, dirty: Span) -> Base {
         let cell = self.cell(which);
-        if cell.outline.get().is_some() {
-            return Base::From { from: self.clone(), edits: vec![shift], dirty };
+        if let Some(outline) = cell.outline.get() {
+            return Base::From {
+                from: Prior::Computed(outline.clone()),
+                edits: vec![shift],
+                dirty,
+            };
         }
         let held = cell.base().clone();
         match held {
             Base::Scratch => Base::Scratch,
-            Base::Taken => Base::From { from: self.clone(), edits: vec![shift], dirty },
+            Base::Taken => {
+                // Being computed: the version, to wait for it. (Computed meanwhile, the outline
+                // alone.)
+                let from = match cell.outline.get() {
+                    Some(outline) => Prior::Computed(outline.clone()),
+                    None => Prior::Pending(self.clone()),
+                };
+                Base::From { from, edits: vec![shift], dirty }
+            }
             Base::From { from, mut edits, dirty: d } => {
                 edits.push(shift);
                 let d = Span { start: shift.moved(d.start), end: shift.moved(d.end) };

@@ -130,3 +130,97 @@ fn snapshots_share_the_index_outline_and_edits_update_it() {
     assert_eq!(names(&source.index_outline()), ["A", "w", "f"]);
     assert_eq!(*source.index_outline(), source.index_outline_from_scratch());
 }
+
+/// mypy's `checker.py` (10k lines, a class of 8,000) and the real files above, read once.
+fn big_files() -> &'static [String] {
+    static FILES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        let corpus = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
+        let checker = std::fs::read_to_string(&corpus)
+            .unwrap_or_else(|e| panic!("{}: {e} (the shared corpus)", corpus.display()));
+        std::iter::once(checker).chain(files()[4..].iter().cloned()).collect()
+    })
+}
+
+/// What a keystroke or two inside a method does: characters, a member assigned, a name
+/// bound, code made unreachable or hidden, a comment, a line broken or joined.
+fn keystrokes() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("x"),
+        Just(" "),
+        Just("("),
+        Just(")"),
+        Just(":"),
+        Just("#"),
+        Just("\n"),
+        Just("\n        "),
+        Just("self.q = 1\n        "),
+        Just("cls.r = 2\n        "),
+        Just("y = "),
+        Just("return\n        "),
+        Just("global y\n        "),
+        Just("if TYPE_CHECKING:\n            "),
+        Just("def n(self):\n            pass\n        "),
+    ]
+    .prop_map(str::to_string)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Keystrokes inside the methods of big classes (a line indented twice or more, at any
+    /// column): both outlines, updated (most without a query: the edit is unseen by every
+    /// pattern), equal ones extracted from scratch.
+    #[test]
+    fn keystrokes_inside_big_classes_update_both_outlines_exactly(
+        file in 0usize..6,
+        edits in proptest::collection::vec(
+            (any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0usize..3, keystrokes(), 0u8..4),
+            1..8,
+        ),
+    ) {
+        let python = Registry::builtin().by_id("python");
+        let mut source = Source::new(Document::new(&big_files()[file], 0), python);
+        let _ = (source.outline(), source.index_outline());
+        for (i, (line, column, removed, text, look)) in edits.into_iter().enumerate() {
+            let doc = source.doc().clone();
+            let rope = doc.rope();
+            let inside: Vec<usize> = (0..rope.len_lines())
+                .filter(|&l| rope.line(l).to_string().starts_with("        "))
+                .collect();
+            prop_assume!(!inside.is_empty());
+            let l = inside[line.index(inside.len())];
+            let (start, end) = (rope.line_to_byte(l), rope.line_to_byte(l + 1));
+            let at = doc.floor_char_boundary(start + column.index(end - start + 1).min(end - start));
+            let to = doc.floor_char_boundary((at + removed).min(end));
+            source.replace_bytes(at, to.max(at), &text);
+            source.set_version(i as i32 + 1);
+            match look {
+                0 => {
+                    let _ = source.index_outline();
+                }
+                1 => {
+                    let _ = source.outline();
+                }
+                2 => {
+                    let _ = (source.outline(), source.index_outline());
+                }
+                _ => {}
+            }
+        }
+        let (index, fresh) = (source.index_outline(), source.index_outline_from_scratch());
+        prop_assert!(*index == fresh, "index outline:\n{}", diff(&index.dump(), &fresh.dump()));
+        let (editor, fresh) = (source.outline(), source.outline_from_scratch());
+        prop_assert!(*editor == fresh, "editor outline:\n{}", diff(&editor.dump(), &fresh.dump()));
+    }
+}
+
+/// The lines only one of two outline dumps has.
+fn diff(updated: &str, fresh: &str) -> String {
+    let only = |p: &str, q: &str| {
+        let q: Vec<&str> = q.lines().collect();
+        p.lines().filter(|l| !q.contains(l)).collect::<Vec<_>>().join("\n")
+    };
+    format!("only updated:\n{}\nonly from scratch:\n{}", only(updated, fresh), only(fresh, updated))
+}
