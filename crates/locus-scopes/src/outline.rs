@@ -862,7 +862,7 @@ fn update_traced(
     // body's statement that declares nothing) changes no symbol: the outline moved across it
     // is the new one, whatever the size of the holders around it (issue 14: a character typed
     // in a method of mypy's 8,000-line `TypeChecker` re-extracted the whole class).
-    if unseen(config, tree, dirty) {
+    if unseen(config, tree, dirty) && !beside(&outline.symbols, dirty) {
         return (outline, Route::Unseen);
     }
     let strictly_holds = |s: &Symbol| {
@@ -1042,6 +1042,20 @@ fn unseen(config: &LanguageConfig, tree: &Tree, dirty: Span) -> bool {
                             && l.end_byte() <= x.start_byte())
                 })
         })
+    })
+}
+
+/// Whether a symbol touches `dirty` without strictly holding it: one whose text the edit
+/// removed (moved across it, it shrank to where the edit ended) or reached. The old tree's
+/// nodes there are gone, so nothing says no pattern bound them: such an edit is not taken as
+/// unseen, whatever the new tree's path says.
+fn beside(symbols: &[Symbol], dirty: Span) -> bool {
+    symbols.iter().any(|s| {
+        let holds = s.range.start < dirty.start && dirty.end < s.range.end;
+        let apart = s.range.end < dirty.start || dirty.end < s.range.start;
+        (!holds && !apart)
+            || (holds && !(s.selection.end < dirty.start || dirty.end < s.selection.start)
+                || holds && beside(&s.children, dirty))
     })
 }
 

@@ -105,8 +105,10 @@ proptest! {
                 _ => {}
             }
         }
-        prop_assert_eq!(&*source.index_outline(), &source.index_outline_from_scratch());
-        prop_assert_eq!(&*source.outline(), &source.outline_from_scratch());
+        let (index, fresh) = (source.index_outline(), source.index_outline_from_scratch());
+        prop_assert!(*index == fresh, "index outline:\n{}", diff(&index.dump(), &fresh.dump()));
+        let (editor, fresh) = (source.outline(), source.outline_from_scratch());
+        prop_assert!(*editor == fresh, "editor outline:\n{}", diff(&editor.dump(), &fresh.dump()));
     }
 }
 
