@@ -6,7 +6,6 @@ use std::sync::Arc;
 use locus_doc::Document;
 use tree_sitter::Parser;
 
-use crate::kind::SymbolKind;
 use crate::outline::Outline;
 use crate::registry::{Language, Registry};
 use crate::source::{self, Source};
@@ -83,33 +82,4 @@ pub fn index_outline_of_source(source: &Source) -> Option<Arc<Outline>> {
         return Some(source.outline());
     }
     Some(source.index_outline())
-}
-
-/// Kinds that may hold statements: what is declared directly inside one is a local, which the
-/// index drops unless [`kept_in_callable`].
-pub fn callable(kind: SymbolKind) -> bool {
-    matches!(kind, SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor)
-}
-
-/// Kinds the index keeps inside a callable's body: nested definitions. (What a pattern hoists
-/// out of the body, Python's `self.x`, is filed under the class instead.)
-pub fn kept_in_callable(kind: SymbolKind) -> bool {
-    matches!(
-        kind,
-        SymbolKind::Function
-            | SymbolKind::Method
-            | SymbolKind::Constructor
-            | SymbolKind::Class
-            | SymbolKind::Struct
-            | SymbolKind::Interface
-            | SymbolKind::Enum
-            | SymbolKind::Module
-            | SymbolKind::Namespace
-    )
-}
-
-/// Kinds that are members of what holds them: an object literal's methods, which go with the
-/// local that holds the literal.
-pub fn member(kind: SymbolKind) -> bool {
-    matches!(kind, SymbolKind::Method | SymbolKind::Constructor)
 }

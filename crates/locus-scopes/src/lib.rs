@@ -19,17 +19,18 @@ mod indexing;
 mod kind;
 mod outline;
 mod pruned;
+mod pruning;
 mod query;
 mod registry;
 mod source;
 
 pub use builtin::LanguageEntry;
 pub use indexing::{
-    IndexExtraction, callable, index_outline, index_outline_of_source, index_outline_of_tree,
-    index_parse, kept_in_callable, member,
+    IndexExtraction, index_outline, index_outline_of_source, index_outline_of_tree, index_parse,
 };
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};
+pub use pruning::{callable, kept_in_callable, member};
 pub use query::{LanguageConfig, QUERY_DIR_ENV, QueryError, SYMBOLS_FILE, query_source};
 pub use registry::{Language, Registry};
 pub use source::Source;

@@ -36,7 +36,7 @@ use tree_sitter::{CaptureQuantifier, Query, QueryPredicateArg};
 use crate::ancestry::{Acting, Ancestry, Touch};
 use crate::builtin::{LanguageEntry, QUERY_FILES};
 use crate::kind::SymbolKind;
-use crate::pruned::Pruning;
+use crate::pruning::{PatternFacts, Pruning, kept_in_callable};
 
 /// A query file failed to load or compile. Only its language is affected.
 #[derive(Debug, Clone)]
@@ -376,7 +376,12 @@ impl LanguageConfig {
                 _ => false,
             });
             let pruning = match purpose {
-                Purpose::Index => Pruning::new(&language, &query, source, &roles, &patterns),
+                Purpose::Index => Pruning::new(
+                    &language,
+                    &query,
+                    source,
+                    &pattern_facts(&query, &roles, &patterns),
+                ),
                 Purpose::Editor => None,
             };
             return Ok(LanguageConfig {
@@ -680,6 +685,36 @@ fn pattern_info(
         return Err("a seed pattern is searched for everywhere: it cannot have root.up".into());
     }
     Ok(info)
+}
+
+/// What the index's pruning needs to know of each pattern of `query` (`pruning.rs`).
+fn pattern_facts(query: &Query, roles: &[Role], patterns: &[PatternInfo]) -> Vec<PatternFacts> {
+    patterns
+        .iter()
+        .enumerate()
+        .map(|(i, info)| {
+            let refuses = info.deferred
+                || info.seed
+                || info.up.is_some()
+                || info.level.is_some()
+                || info.text_match.is_some()
+                || info.keep_if_children
+                || info.join != Join::No;
+            let (mut local, mut makes_symbol) = (!info.hoist, false);
+            let used = query.capture_quantifiers(i).iter().zip(roles);
+            for (_, role) in used.filter(|(q, _)| **q != CaptureQuantifier::Zero) {
+                match role {
+                    Role::Symbol(kind) => {
+                        makes_symbol = true;
+                        local &= !kept_in_callable(*kind);
+                    }
+                    Role::Name | Role::Helper => {}
+                    _ => local = false,
+                }
+            }
+            PatternFacts { refuses, local, makes_symbol }
+        })
+        .collect()
 }
 
 /// A symbol query split in two: the patterns with `root.up` and the others, each as the
