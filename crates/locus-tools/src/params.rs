@@ -237,29 +237,34 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
     {
         return Err(invalid(name, p, format!("is {value}"), Some(value)));
     }
-    if let Some((format, min, max)) = integer_format(p)
+    // An integer against its bounds: the schema's `minimum`/`maximum` and its format's
+    // (`uint32`, …), whichever is tighter, named as numbers (not as the Rust type).
+    if let Some((lo, hi)) = integer_format(p)
         && let Some(n) = value.as_i64().map(i128::from).or(value.as_u64().map(i128::from))
-        && (n < min || n > max)
     {
-        let bound = if n > max { format!("at most {max}") } else { format!("at least {min}") };
-        return Err(invalid(
-            name,
-            p,
-            format!("is out of range ({value}; a {format} is {bound})"),
-            Some(value),
-        ));
-    }
-    if let Some(n) = value.as_f64() {
+        let lo = p.get("minimum").and_then(Value::as_f64).map_or(lo, |m| lo.max(m.ceil() as i128));
+        let hi = p.get("maximum").and_then(Value::as_f64).map_or(hi, |m| hi.min(m.floor() as i128));
+        if n < lo || n > hi {
+            let bound = if n < lo { format!("less than {lo}") } else { format!("more than {hi}") };
+            return Err(invalid(name, p, format!("is {value}, {bound}"), Some(value)));
+        }
+    } else if let Some(n) = value.as_f64() {
         let below = p.get("minimum").and_then(Value::as_f64).is_some_and(|min| n < min);
         let above = p.get("maximum").and_then(Value::as_f64).is_some_and(|max| n > max);
         if below || above {
             return Err(invalid(name, p, format!("is out of range ({value})"), Some(value)));
         }
     }
-    if let (Some(s), Some(min)) = (value.as_str(), p.get("minLength").and_then(Value::as_u64))
-        && (s.chars().count() as u64) < min
-    {
-        return Err(invalid(name, p, "is too short".into(), Some(value)));
+    if let (Some(s), Some(min)) = (value.as_str(), p.get("minLength").and_then(Value::as_u64)) {
+        let chars = s.chars().count() as u64;
+        if chars < min {
+            let problem = if chars == 0 {
+                "is empty".to_string()
+            } else {
+                format!("is too short ({chars} characters, at least {min})")
+            };
+            return Err(invalid(name, p, problem, Some(value)));
+        }
     }
     if let (Value::Object(_), true) = (value, p.get("properties").is_some())
         && let Value::Object(sub) = p
@@ -297,7 +302,7 @@ pub fn line_within(parameter: &str, line: u32, lines: usize, path: &str) -> Resu
 /// The bounds of an integer schema's `format` (`uint32`, …), which schemars writes for Rust's
 /// integer types without a `maximum`: a value beyond them would fail deserialization with a
 /// message naming no parameter.
-fn integer_format(p: &Value) -> Option<(&str, i128, i128)> {
+fn integer_format(p: &Value) -> Option<(i128, i128)> {
     let format = p.get("format")?.as_str()?;
     let (min, max) = match format {
         "uint8" => (0, u8::MAX.into()),
@@ -310,7 +315,7 @@ fn integer_format(p: &Value) -> Option<(&str, i128, i128)> {
         "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
         _ => return None,
     };
-    Some((format, min, max))
+    Some((min, max))
 }
 
 /// Checks `args` against `schema`, then deserializes them into `T` (whose schema it is).

@@ -347,6 +347,27 @@ fn invalid_params_name_the_parameter_the_type_and_an_example() {
         CallOptions::default(),
     );
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
+    assert_eq!(
+        v["error"]["message"],
+        "parameter `line` is 0, less than 1: expected integer >= 1, e.g. 46"
+    );
+    // Below the type's own bound too: said in numbers, not as the Rust type (`uint32`).
+    let v = call(
+        host.clone(),
+        "symbol_scope_at",
+        json!({"path": "a", "line": -1}),
+        CallOptions::default(),
+    );
+    assert_eq!(
+        v["error"]["message"],
+        "parameter `line` is -1, less than 1: expected integer >= 1, e.g. 46"
+    );
+    let v = call(host.clone(), "symbol_search", json!({"query": ""}), CallOptions::default());
+    assert_eq!(v["error"]["code"], "E_INVALID_PARAMS");
+    assert!(
+        v["error"]["message"].as_str().unwrap().starts_with("parameter `query` is empty"),
+        "{v}"
+    );
     let v =
         call(host.clone(), "editor_get_context", json!({"verbose": true}), CallOptions::default());
     assert_eq!(v["error"]["message"], "unknown parameter `verbose`: this tool takes no parameters");
