@@ -358,6 +358,27 @@ fn zero_width_beside(node: Node, before: bool) -> bool {
     false
 }
 
+/// Where a top-level pattern may root, read from its text by the same reader: the named node
+/// kinds its root may have (several for an alternation), or `None` for any node (a wildcard,
+/// a supertype, an anonymous node, `ERROR`, or text the reader does not follow). Whether the
+/// pattern is rooted at all (one top-level node) is the query's to say
+/// (`Query::is_pattern_rooted`). For the index's pruning (`pruning.rs`).
+pub(crate) fn root_kinds(language: &Language, pattern: &str) -> Option<Vec<String>> {
+    let mut parser = PatternParser::new(pattern, language);
+    while parser.skip_space() {
+        let before = parser.at;
+        parser.item(&[]);
+        if parser.at == before {
+            return None;
+        }
+    }
+    let mut kinds = Vec::new();
+    for chain in parser.nodes.iter().filter(|chain| chain.len() == 1) {
+        kinds.extend(chain[0].1.clone()?);
+    }
+    (!kinds.is_empty()).then_some(kinds)
+}
+
 /// A reader of one pattern's text, just enough to know each capture's depth and the kinds
 /// above it (fields, anchors, quantifiers and predicates do not matter here: leaving them
 /// out only makes a chain fit more paths).
