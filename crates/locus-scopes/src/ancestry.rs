@@ -224,16 +224,23 @@ type Step = (Level, Option<String>);
 /// so that (tree-sitter's changed ranges) X and its ancestors keep their kinds and fields, and
 /// their children outside X's subtree, in the same order; only X's subtree differs, and the
 /// texts of X and its ancestors. A match binds nodes by kind, field and order, and reads the
-/// text of its captures only. If no pattern can bind X or a node below it (no chain, rooted at
-/// an ancestor of X or at X, fits the path down to X and reaches X's depth), and no capture
-/// whose text is read can bind an ancestor of X, every match of the new tree is one of the
-/// old tree's, moved across the edit, and the other way round: the symbols are the same, and
+/// text of its captures only. If no pattern rooted at an ancestor of X or at X can bind X or
+/// a node below it (no chain fits the path down to X and reaches X's depth), no pattern may
+/// root at a node below X that overlaps the changed bytes (one that does not has the old
+/// subtree, so the old matches: [`Touch::roots_below`]), and no capture whose text is read can
+/// bind an ancestor of X, every match of the new tree is one of the old tree's, moved across
+/// the edit, and the other way round: the symbols are the same, and
 /// so are their ranges, moved across the edit (a symbol's node is an ancestor of X or lies
 /// beside it), but for a range trimmed of trailing comments, which the update checks apart.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Touch {
     /// Each chain, and whether its node's text is read.
     chains: Vec<(Vec<Step>, bool)>,
+    /// The kinds some pattern may root at (for matches rooted inside X's subtree).
+    roots: std::collections::HashSet<String>,
+    /// Some pattern may root at a node of any kind (a wildcard, a supertype, an anonymous
+    /// node, or several sibling nodes).
+    roots_anywhere: bool,
     /// Some pattern was not understood: any edit may change its matches.
     unknown: bool,
 }
@@ -261,6 +268,12 @@ impl Touch {
                 }
             }
             let rooted = query.is_pattern_rooted(i);
+            for chain in parser.nodes.iter().filter(|chain| chain.len() == 1) {
+                match &chain[0].1 {
+                    Some(kinds) if rooted => self.roots.extend(kinds.iter().cloned()),
+                    _ => self.roots_anywhere = true,
+                }
+            }
             let fields = std::mem::take(&mut parser.fields);
             let mut push = |chain: &[(usize, Level)], read: bool| {
                 let mut levels: Vec<Step> =
@@ -286,7 +299,31 @@ impl Touch {
 
     /// A query any edit may touch (one not read).
     pub(crate) fn unknown() -> Touch {
-        Touch { chains: Vec::new(), unknown: true }
+        Touch { unknown: true, ..Touch::default() }
+    }
+
+    /// Whether some pattern may root at a node below `x` that overlaps `changed` (the bytes
+    /// whose syntax changed): such a match may be new, or gone (a node outside `changed` has
+    /// the same subtree as before, so its matches are the old ones). Looks at most at
+    /// `budget` nodes; past it, says yes.
+    pub(crate) fn roots_below(&self, x: Node, changed: (usize, usize), budget: usize) -> bool {
+        if self.unknown || self.roots_anywhere {
+            return true;
+        }
+        let overlaps = |n: &Node| n.start_byte() <= changed.1 && changed.0 <= n.end_byte();
+        let mut stack: Vec<Node> = vec![x];
+        let mut seen = 0usize;
+        while let Some(node) = stack.pop() {
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor).filter(overlaps) {
+                seen += 1;
+                if seen > budget || self.roots.contains(child.kind()) {
+                    return true;
+                }
+                stack.push(child);
+            }
+        }
+        false
     }
 
     /// Whether some match may differ when only the subtree of `path`'s last node X changed

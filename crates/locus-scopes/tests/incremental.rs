@@ -372,6 +372,28 @@ fn python_symbols_change_when_only_the_text_they_read_is_edited() {
     assert!(!dump.contains("\"s\""), "{dump}");
 }
 
+/// An edit whose changed syntax lies below every node a pattern rooted above it binds can
+/// still make a symbol, by a pattern rooted at a changed node: a `:=` typed into an argument
+/// list, a capture into a class pattern, a callback into a call's arguments (each kept the old
+/// outline before, the edit taken as unseen). And the other way: the symbol goes with them.
+#[test]
+fn a_symbol_made_below_the_changed_syntaxs_holder_appears_and_goes() {
+    let text = "print(y == 1)\n";
+    let dump = edited("python", text, "y == 1", "y := 1");
+    assert!(dump.contains("\"y\""), "{dump}");
+    let dump = edited("python", "print(y := 1)\n", "y := 1", "y == 1");
+    assert!(!dump.contains("\"y\""), "{dump}");
+    let text = "class A:\n    def m(self, s):\n        return foo(s)\n";
+    let dump = edited("python", text, "foo(s)", "foo(x := s)");
+    assert!(dump.contains("\"x\""), "{dump}");
+    let text = "match p:\n    case P(x=0):\n        pass\n";
+    let dump = edited("python", text, "x=0", "x=a");
+    assert!(dump.contains("\"a\""), "{dump}");
+    let text = "function f() {\n  run(1, 2);\n}\n";
+    let dump = edited("typescript", text, "1, 2", "1, () => { const q = 1; }");
+    assert!(dump.contains("callback"), "{dump}");
+}
+
 /// A function an ES5 class's member group joins is renamed inside a holder: the group no
 /// longer joins it.
 #[test]
