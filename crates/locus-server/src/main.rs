@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod heap;
 mod index;
 mod lsp;
 mod mcp;

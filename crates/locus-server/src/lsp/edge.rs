@@ -117,7 +117,7 @@ impl<S: LanguageServer> Edge<S> {
                         if self.closed_bytes >= TRIM_AFTER_BYTES || (empty && self.closed_bytes > 0)
                         {
                             self.closed_bytes = 0;
-                            trim_heap();
+                            crate::heap::trim();
                         }
                     }
                     Err(e) => log.warn(format_args!("didClose: {e}")),
@@ -280,6 +280,12 @@ impl<S: LanguageServer> Service<Request> for Edge<S> {
             error.data = params.get("message").cloned();
             return future::ok(Some(Response::from_error(id, error))).boxed();
         }
+        if method == "initialized" {
+            // Here, on the read loop's thread, before any later message: tower-lsp polls its
+            // `initialized` handler only after it has read on, and a `didOpen` sent right
+            // after (VS Code does) would parse first.
+            crate::heap::warm();
+        }
         if req.id().is_none() && NOTIFICATIONS.contains(&method) {
             let (method, _, params) = req.into_parts();
             self.notification(&method, params);
@@ -322,50 +328,4 @@ fn open(ctx: &Ctx, p: wire::DidOpen) {
         d.version,
         d.text.len()
     ));
-}
-
-/// How much of the heap [`warm_heap`] touches ahead: about what the first parse of a large
-/// file (the 30k-line TypeScript file: 1.3 MB of text) takes from it.
-const WARM_HEAP_BYTES: usize = 32 << 20;
-
-/// Touches heap pages ahead of the first document, on the thread that parses documents (the
-/// read loop's): the first parse in a process otherwise pays each fresh page with a fault,
-/// about 15 ms of a 100 ms parse on the 30k-line file (docs/performance.md, "first answer").
-/// The pages stay with the allocator (its trim threshold raised above them) until documents
-/// are closed ([`trim_heap`]).
-pub(super) fn warm_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        use std::ffi::c_int;
-        const M_TRIM_THRESHOLD: c_int = -1;
-        const M_MMAP_THRESHOLD: c_int = -3;
-        unsafe extern "C" {
-            fn mallopt(param: c_int, value: c_int) -> c_int;
-        }
-        // SAFETY: mallopt only sets glibc's tuning parameters; it is safe to call at any time.
-        // The mmap threshold is set to glibc's own dynamic maximum, which setting the trim
-        // threshold would otherwise freeze at 128 KiB.
-        unsafe {
-            mallopt(M_TRIM_THRESHOLD, (2 * WARM_HEAP_BYTES) as c_int);
-            mallopt(M_MMAP_THRESHOLD, 32 << 20);
-        }
-        const BLOCK: usize = 64 << 10;
-        let blocks: Vec<Vec<u8>> =
-            (0..WARM_HEAP_BYTES / BLOCK).map(|_| std::hint::black_box(vec![1u8; BLOCK])).collect();
-        drop(std::hint::black_box(blocks));
-    }
-}
-
-/// Hands memory freed by closed documents back to the system, so resident memory falls.
-fn trim_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        unsafe extern "C" {
-            fn malloc_trim(pad: usize) -> std::ffi::c_int;
-        }
-        // SAFETY: malloc_trim only walks glibc's own heap; it is safe to call at any time.
-        unsafe {
-            malloc_trim(0);
-        }
-    }
 }

@@ -466,8 +466,6 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.ctx.log.debug(format_args!("initialized"));
-        // Before the editor opens its first document (this runs on the read loop's thread).
-        edge::warm_heap();
         self.client.send_notification::<McpStatus>(self.mcp_status.clone()).await;
         // Files changed on disk reach the symbol index through the editor's watcher too
         // (beside the index's own, which inotify's limits may stop), when it offers one.

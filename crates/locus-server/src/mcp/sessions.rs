@@ -211,7 +211,7 @@ impl Sessions {
         };
         if trim {
             tokio::task::yield_now().await;
-            trim_heap();
+            crate::heap::trim();
         }
     }
 
@@ -336,22 +336,6 @@ impl SessionManager for Sessions {
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
-    }
-}
-
-/// Hands memory freed by closed sessions back to the system, so resident memory falls.
-fn trim_heap() {
-    // The same call as the LSP edge's after closing documents (`lsp/edge.rs`); glibc has
-    // no wrapper crate, and a few lines do not warrant one.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        unsafe extern "C" {
-            fn malloc_trim(pad: usize) -> std::ffi::c_int;
-        }
-        // SAFETY: malloc_trim only walks glibc's own heap; it is safe to call at any time.
-        unsafe {
-            malloc_trim(0);
-        }
     }
 }
 
