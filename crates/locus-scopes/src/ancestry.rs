@@ -396,24 +396,42 @@ fn zero_width_beside(node: Node, before: bool) -> bool {
 }
 
 /// Where a top-level pattern may root, read from its text by the same reader: the named node
-/// kinds its root may have (several for an alternation), or `None` for any node (a wildcard,
-/// a supertype, an anonymous node, `ERROR`, or text the reader does not follow). Whether the
+/// kinds its root may have (several for an alternation), anywhere (a wildcard, an anonymous
+/// node, `ERROR`, or text the reader does not follow), or at a supertype. Whether the
 /// pattern is rooted at all (one top-level node) is the query's to say
 /// (`Query::is_pattern_rooted`). For the index's pruning (`pruning.rs`).
-pub(crate) fn root_kinds(language: &Language, pattern: &str) -> Option<Vec<String>> {
+pub(crate) fn root_kinds(language: &Language, pattern: &str) -> Root {
     let mut parser = PatternParser::new(pattern, language);
     while parser.skip_space() {
         let before = parser.at;
         parser.item(&[]);
         if parser.at == before {
-            return None;
+            return Root::Anywhere;
         }
+    }
+    if parser.supertype_root {
+        return Root::Supertype;
     }
     let mut kinds = Vec::new();
     for chain in parser.nodes.iter().filter(|chain| chain.len() == 1) {
-        kinds.extend(chain[0].1.clone()?);
+        match &chain[0].1 {
+            Some(k) => kinds.extend(k.iter().cloned()),
+            None => return Root::Anywhere,
+        }
     }
-    (!kinds.is_empty()).then_some(kinds)
+    if kinds.is_empty() { Root::Anywhere } else { Root::Kinds(kinds) }
+}
+
+/// Where a top-level pattern may root ([`root_kinds`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Root {
+    /// At nodes of these named kinds.
+    Kinds(Vec<String>),
+    /// At any node: a wildcard, an anonymous node, or text the reader does not follow.
+    Anywhere,
+    /// At a supertype (`(expression)`, `(expression/identifier)`): a query cursor started at
+    /// the node itself does not match it (it learns supertypes from the node's ancestors).
+    Supertype,
 }
 
 /// A reader of one pattern's text, just enough to know each capture's depth and the kinds
@@ -436,6 +454,8 @@ struct PatternParser<'a> {
     read: Vec<String>,
     /// The field each item must be in (`condition: (_)`), by item.
     fields: std::collections::HashMap<usize, String>,
+    /// A top-level node is a supertype (or a `supertype/subtype` pair).
+    supertype_root: bool,
     /// The field prefix just read, for the item after it.
     field: Option<String>,
 }
@@ -453,6 +473,7 @@ impl<'a> PatternParser<'a> {
             read: vec![],
             fields: std::collections::HashMap::new(),
             field: None,
+            supertype_root: false,
         }
     }
 
@@ -571,6 +592,11 @@ impl<'a> PatternParser<'a> {
                         node = true;
                         let kind = self.word();
                         let level = self.level(&kind);
+                        if path.is_empty() {
+                            let id = self.language.id_for_node_kind(&kind, true);
+                            self.supertype_root |= kind.contains('/')
+                                || (id != 0 && self.language.node_kind_is_supertype(id));
+                        }
                         let mut below = path.to_vec();
                         below.push((id, level.clone()));
                         while self.skip_space() && self.peek() != b')' {
@@ -682,6 +708,28 @@ mod tests {
             assert_ne!(p.at, before, "stuck at {}", &text[p.at..]);
         }
         p.out.into_iter().map(|(n, c)| (n, c.into_iter().map(|(_, l)| l).collect())).collect()
+    }
+
+    #[test]
+    fn root_kinds_name_where_a_pattern_roots() {
+        let grammar =
+            (Registry::builtin().entry(Registry::builtin().by_id("python").unwrap()).grammar)();
+        let root = |text: &str| root_kinds(&grammar, text);
+        let kinds = |k: &[&str]| Root::Kinds(k.iter().map(|k| k.to_string()).collect());
+        assert_eq!(
+            root("((class_definition name: (identifier) @n) @c (#eq? @n \"A\"))"),
+            kinds(&["class_definition"])
+        );
+        assert_eq!(
+            root("[(assignment) (for_statement)] @s"),
+            kinds(&["assignment", "for_statement"])
+        );
+        assert_eq!(root("(_ (block)) @s"), Root::Anywhere);
+        assert_eq!(root("\"def\" @k"), Root::Anywhere);
+        assert_eq!(root("(expression) @e"), Root::Supertype);
+        assert_eq!(root("(expression/identifier) @e"), Root::Supertype);
+        // A supertype below the root is only a level of the chain.
+        assert_eq!(root("(return_statement (expression) @e)"), kinds(&["return_statement"]));
     }
 
     fn kinds(levels: &[Level]) -> String {

@@ -133,6 +133,10 @@ fn extract_pruned(
     }
 }
 
+/// How many symbol-against-region comparisons [`checked`] may make (about 0.1 s) before the
+/// full query is cheaper.
+const MAX_CHECK_COMPARISONS: usize = 50_000_000;
+
 /// The outline from the pruned walk's matches, if the checks of the module's docs pass.
 fn checked(
     config: &LanguageConfig,
@@ -142,6 +146,13 @@ fn checked(
     regions: &[Region],
     full: &[(usize, usize)],
 ) -> Option<Outline> {
+    // The checks below compare every symbol with every region and fully walked part: bounded,
+    // so that a file of 100,000 one-line functions is not billions of comparisons; past the
+    // bound the full query (linear) runs instead.
+    let comparisons = (regions.len() + full.len()).saturating_mul(gathered.candidates.len());
+    if comparisons > MAX_CHECK_COMPARISONS {
+        return None;
+    }
     let outline = outline::extract_gathered(config, tree, doc, gathered);
     let mut ok = true;
     for r in regions {

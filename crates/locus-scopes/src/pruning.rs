@@ -6,6 +6,7 @@
 
 use tree_sitter::{Language, Node, Query};
 
+use crate::ancestry::Root;
 use crate::kind::SymbolKind;
 
 /// Kinds that may hold statements: what is declared directly inside one is a local, which the
@@ -90,8 +91,12 @@ impl Pruning {
             if !query.is_pattern_rooted(i) {
                 return None;
             }
-            let ids = crate::ancestry::root_kinds(language, pattern)
-                .and_then(|kinds| kind_ids(language, &kinds));
+            let ids = match crate::ancestry::root_kinds(language, pattern) {
+                Root::Kinds(kinds) => kind_ids(language, &kinds),
+                Root::Anywhere => None,
+                // Run at the node alone, the query never matches such a pattern.
+                Root::Supertype => return None,
+            };
             for set in [Some(&mut any), (!local).then_some(&mut kept)].into_iter().flatten() {
                 match &ids {
                     Some(ids) => ids.iter().for_each(|&id| set[id as usize] = true),
@@ -115,8 +120,8 @@ impl Pruning {
     }
 }
 
-/// Every id of the named node kinds `kinds` (aliases share names); `None` (any) for a
-/// supertype or a name the grammar does not have.
+/// Every id of the named node kinds `kinds` (aliases share names); `None` (any) for a name
+/// the grammar does not have (or a supertype, which [`Root::Supertype`] refuses first).
 fn kind_ids(language: &Language, kinds: &[String]) -> Option<Vec<u16>> {
     let mut ids = Vec::new();
     for name in kinds {
