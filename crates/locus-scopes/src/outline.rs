@@ -814,8 +814,9 @@ pub(crate) fn update(
     doc: &Document,
     outline: Outline,
     dirty: Span,
+    from_error: bool,
 ) -> Outline {
-    update_traced(config, tree, doc, outline, dirty).0
+    update_traced(config, tree, doc, outline, dirty, from_error).0
 }
 
 /// How [`update`] brought an outline up to date.
@@ -849,6 +850,7 @@ fn update_traced(
     doc: &Document,
     mut outline: Outline,
     dirty: Span,
+    from_error: bool,
 ) -> (Outline, Route) {
     let mut refusal = None;
     // An edit of what a symbol reads outside its range (a callback's callee) is an edit of
@@ -862,7 +864,9 @@ fn update_traced(
     // body's statement that declares nothing, where no pattern roots) changes no symbol: the outline moved across it
     // is the new one, whatever the size of the holders around it (issue 14: a character typed
     // in a method of mypy's 8,000-line `TypeChecker` re-extracted the whole class).
-    if unseen(config, tree, dirty) && !beside(&outline.symbols, dirty) {
+    // Error recovery reshapes a tree beyond the changed ranges' reach, in the tree the old
+    // outline came from as in the new one: both must be error-free.
+    if !from_error && unseen(config, tree, dirty) && !beside(&outline.symbols, dirty) {
         return (outline, Route::Unseen);
     }
     let strictly_holds = |s: &Symbol| {
@@ -1914,7 +1918,8 @@ mod tests {
         let source = Source::new(Document::new(&after, 0), Some(language));
         let (tree, doc) = (source.tree().unwrap(), source.doc());
         let dirty = Span { start, end: start + new.len() };
-        let (updated, route) = update_traced(&config, tree, doc, outline, dirty);
+        let from_error = previous.tree().unwrap().root_node().has_error();
+        let (updated, route) = update_traced(&config, tree, doc, outline, dirty, from_error);
         assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {new:?}");
         route
     }

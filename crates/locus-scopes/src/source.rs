@@ -83,8 +83,9 @@ enum Base {
     /// Extracted from scratch.
     Scratch,
     /// `from`'s outline moved across `edits`, in order, and updated over `dirty` (in this
-    /// version's offsets): every byte whose syntax may differ from `from`'s.
-    From { from: Prior, edits: Vec<Shift>, dirty: Span },
+    /// version's offsets): every byte whose syntax may differ from `from`'s. `from_error`:
+    /// `from`'s tree has an error (the update then trusts no edit to be unseen).
+    From { from: Prior, edits: Vec<Shift>, dirty: Span, from_error: bool },
     /// Taken by the thread computing the outline (which may have been abandoned by a panic:
     /// then the next asker extracts from scratch).
     Taken,
@@ -181,7 +182,7 @@ impl Version {
             return Outline::default();
         };
         let base = std::mem::replace(&mut *self.cell(which).base(), Base::Taken);
-        let Base::From { from, edits, dirty } = base else {
+        let Base::From { from, edits, dirty, from_error } = base else {
             return outline::extract(&config, tree, &self.doc);
         };
         let previous = from.outline(which);
@@ -190,7 +191,7 @@ impl Version {
         for e in edits {
             previous.shift(e.start, e.old_end, e.new_end);
         }
-        outline::update(&config, tree, &self.doc, previous, dirty)
+        outline::update(&config, tree, &self.doc, previous, dirty, from_error)
     }
 
     /// Where the next version's outline of a cell comes from, after `shift`: this version's,
@@ -198,11 +199,13 @@ impl Version {
     /// from, `shift` folded in (or none).
     fn next_base(self: &Arc<Version>, which: Which, shift: Shift, dirty: Span) -> Base {
         let cell = self.cell(which);
+        let from_error = self.tree.as_ref().is_some_and(|t| t.root_node().has_error());
         if let Some(outline) = cell.outline.get() {
             return Base::From {
                 from: Prior::Computed(outline.clone()),
                 edits: vec![shift],
                 dirty,
+                from_error,
             };
         }
         let held = cell.base().clone();
@@ -215,13 +218,13 @@ impl Version {
                     Some(outline) => Prior::Computed(outline.clone()),
                     None => Prior::Pending(self.clone()),
                 };
-                Base::From { from, edits: vec![shift], dirty }
+                Base::From { from, edits: vec![shift], dirty, from_error }
             }
-            Base::From { from, mut edits, dirty: d } => {
+            Base::From { from, mut edits, dirty: d, from_error } => {
                 edits.push(shift);
                 let d = Span { start: shift.moved(d.start), end: shift.moved(d.end) };
                 let dirty = Span { start: dirty.start.min(d.start), end: dirty.end.max(d.end) };
-                Base::From { from, edits, dirty }
+                Base::From { from, edits, dirty, from_error }
             }
         }
     }
