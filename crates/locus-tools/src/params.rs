@@ -249,10 +249,15 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
             return Err(invalid(name, p, format!("is {value}, {bound}"), Some(value)));
         }
     } else if let Some(n) = value.as_f64() {
-        let below = p.get("minimum").and_then(Value::as_f64).is_some_and(|min| n < min);
-        let above = p.get("maximum").and_then(Value::as_f64).is_some_and(|max| n > max);
-        if below || above {
-            return Err(invalid(name, p, format!("is out of range ({value})"), Some(value)));
+        let min = p.get("minimum").and_then(Value::as_f64).filter(|&min| n < min);
+        let max = p.get("maximum").and_then(Value::as_f64).filter(|&max| n > max);
+        let bound = match (min, max) {
+            (Some(min), _) => Some(format!("less than {min}")),
+            (None, Some(max)) => Some(format!("more than {max}")),
+            (None, None) => None,
+        };
+        if let Some(bound) = bound {
+            return Err(invalid(name, p, format!("is {value}, {bound}"), Some(value)));
         }
     }
     if let (Some(s), Some(min)) = (value.as_str(), p.get("minLength").and_then(Value::as_u64)) {
