@@ -606,14 +606,15 @@ fn gather<'tree>(
     config: &LanguageConfig,
     tree: &'tree Tree,
     doc: &Document,
+    region: Option<Span>,
     range: std::ops::Range<usize>,
 ) -> Gathered<'tree> {
-    let region = Span { start: range.start, end: range.end.saturating_sub(1) };
-    let start = match independent(config) && range.end != usize::MAX {
-        true => config
-            .ancestry
-            .start(tree, crate::ancestry::Span { start: region.start, end: region.end }),
-        false => None,
+    // The query starts at the lowest node `region` allows; the byte range may reach past it.
+    let start = match (independent(config), region) {
+        (true, Some(r)) => {
+            config.ancestry.start(tree, crate::ancestry::Span { start: r.start, end: r.end })
+        }
+        _ => None,
     };
     gather_from(config, start.unwrap_or(tree.root_node()), doc, range)
 }
@@ -678,10 +679,13 @@ pub(crate) fn extract_region(
     let mut gathered = match region {
         // One byte past the end: tree-sitter's byte range leaves out a node that starts at its
         // end, and an empty one there (a MISSING identifier tree-sitter's recovery inserts after
-        // a def) lies inside the region, as a whole extraction places it.
-        Some(r) => gather(config, tree, doc, r.start..r.end + 1),
+        // a def) lies inside the region, as a whole extraction places it. And the node that
+        // starts right after the region (a gap's next sibling): a rule in the region may grow
+        // it into the region (`@range.start` on a decorator typed before a method), which
+        // then straddles the edge and refuses the region.
+        Some(r) => gather(config, tree, doc, Some(r), r.start..r.end + 2),
         None if split => gather_split(config, tree, doc, &[doc.len_bytes() / 2]),
-        None => gather(config, tree, doc, 0..usize::MAX),
+        None => gather(config, tree, doc, None, 0..usize::MAX),
     };
     if let Some(deferred) = &config.deferred {
         gathered.take_deferred(config, deferred, doc, split);
@@ -723,9 +727,18 @@ fn finish(
         candidates.remove(&id);
     }
     for (id, span) in extended {
-        if let Some(c) = candidates.get_mut(&id) {
-            c.range.start = c.range.start.min(span.start);
-            c.range.end = c.range.end.max(span.end);
+        match candidates.get_mut(&id) {
+            Some(c) => {
+                c.range.start = c.range.start.min(span.start);
+                c.range.end = c.range.end.max(span.end);
+            }
+            // A symbol outside the region whose range grows into it (a decorator typed before
+            // a method, `@range.start` in the region, the method past its end): the region cut
+            // it off, and only a wider extraction can give it.
+            None if region.is_some_and(|r| r.start <= span.end && span.start <= r.end) => {
+                return None;
+            }
+            None => {}
         }
     }
     let mut candidates: Vec<Candidate> = candidates.into_values().chain(in_text).collect();
@@ -2005,7 +2018,7 @@ mod tests {
         for (path, source, config) in fidelity_files() {
             let tree = source.tree().unwrap();
             let doc = source.doc();
-            let whole = summary(&gather(&config, tree, doc, 0..usize::MAX));
+            let whole = summary(&gather(&config, tree, doc, None, 0..usize::MAX));
             let n = doc.len_bytes();
             for cuts in [vec![n / 2], vec![n / 3, 2 * n / 3], vec![1, n / 7, n - 1]] {
                 let parts = summary(&gather_split(&config, tree, doc, &cuts));
@@ -2046,7 +2059,7 @@ mod tests {
             let Some(deferred) = &config.deferred else { continue };
             let (tree, doc) = (source.tree().unwrap(), source.doc());
             let seen = |split: bool| {
-                let mut g = gather(&config, tree, doc, 0..usize::MAX);
+                let mut g = gather(&config, tree, doc, None, 0..usize::MAX);
                 g.take_deferred(&config, deferred, doc, split);
                 let (mut skipped, mut extended, mut ignored) =
                     (g.skipped.clone(), g.extended.clone(), g.ignored.clone());
