@@ -268,11 +268,9 @@ impl Touch {
                 }
             }
             let rooted = query.is_pattern_rooted(i);
-            for chain in parser.nodes.iter().filter(|chain| chain.len() == 1) {
-                match &chain[0].1 {
-                    Some(kinds) if rooted => self.roots.extend(kinds.iter().cloned()),
-                    _ => self.roots_anywhere = true,
-                }
+            match parser.root() {
+                Root::Kinds(kinds) if rooted => self.roots.extend(kinds),
+                _ => self.roots_anywhere = true,
             }
             let fields = std::mem::take(&mut parser.fields);
             let mut push = |chain: &[(usize, Level)], read: bool| {
@@ -409,17 +407,7 @@ pub(crate) fn root_kinds(language: &Language, pattern: &str) -> Root {
             return Root::Anywhere;
         }
     }
-    if parser.supertype_root {
-        return Root::Supertype;
-    }
-    let mut kinds = Vec::new();
-    for chain in parser.nodes.iter().filter(|chain| chain.len() == 1) {
-        match &chain[0].1 {
-            Some(k) => kinds.extend(k.iter().cloned()),
-            None => return Root::Anywhere,
-        }
-    }
-    if kinds.is_empty() { Root::Anywhere } else { Root::Kinds(kinds) }
+    parser.root()
 }
 
 /// Where a top-level pattern may root ([`root_kinds`]).
@@ -491,6 +479,21 @@ impl<'a> PatternParser<'a> {
             }
         }
         false
+    }
+
+    /// Where the pattern read so far may root (see [`root_kinds`]).
+    fn root(&self) -> Root {
+        if self.supertype_root {
+            return Root::Supertype;
+        }
+        let mut kinds = Vec::new();
+        for chain in self.nodes.iter().filter(|chain| chain.len() == 1) {
+            match &chain[0].1 {
+                Some(k) => kinds.extend(k.iter().cloned()),
+                None => return Root::Anywhere,
+            }
+        }
+        if kinds.is_empty() { Root::Anywhere } else { Root::Kinds(kinds) }
     }
 
     fn peek(&self) -> u8 {

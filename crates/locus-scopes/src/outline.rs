@@ -874,9 +874,10 @@ fn update_traced(
         dirty = Span { start: dirty.start.min(r.outer.start), end: dirty.end.max(r.outer.end) };
     }
     // An edit no match can see (inside an expression, an argument list, a string, a method
-    // body's statement that declares nothing, where no pattern roots) changes no symbol: the outline moved across it
-    // is the new one, whatever the size of the holders around it (issue 14: a character typed
-    // in a method of mypy's 8,000-line `TypeChecker` re-extracted the whole class).
+    // body's statement that declares nothing, where no pattern roots) changes no symbol: the
+    // outline moved across it is the new one, whatever the size of the holders around it
+    // (issue 14: a character typed in a method of mypy's 8,000-line `TypeChecker`
+    // re-extracted the whole class).
     // Error recovery reshapes a tree beyond the changed ranges' reach, in the tree the old
     // outline came from as in the new one: both must be error-free.
     if !from_error && unseen(config, tree, dirty) && !beside(&outline.symbols, dirty) {
@@ -1003,7 +1004,8 @@ fn update_traced(
 /// Whether no match of the query can differ after an edit whose changed syntax `dirty` covers
 /// (see [`crate::ancestry::Touch`] for why): the lowest node X strictly holding `dirty` is
 /// such that no pattern rooted at X or above can bind X or anything below it, nor read the
-/// text of an ancestor of X, and no pattern may root at a changed node below X; and every range trimmed of trailing comments (`range.trim`) that could end inside X
+/// text of an ancestor of X, and no pattern may root at a changed node below X; and every
+/// range trimmed of trailing comments (`range.trim`) that could end inside X
 /// ends as before: the last leaf of X and of each ancestor, not of a trimmed kind, lies after
 /// `dirty` (so it and what follows it are the old tree's). Not for languages whose ranges
 /// depend on lines (`level`): a heading's section ends at the line before the next one.
