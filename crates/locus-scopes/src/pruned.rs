@@ -21,6 +21,18 @@
 //! local-only pattern ranks after every other pattern that makes a symbol (so a local-only
 //! candidate never wins a node another pattern claims).
 //!
+//! **Guards.** tree-sitter checks a pattern's text predicates only once a match is complete,
+//! so a pattern such as Python's `cls.x` members (rooted at a class, `#eq? @_o "cls"`) walks
+//! every method's statements of every class. The query's patterns are therefore compiled in
+//! groups ([`crate::pruning::Group`]), by guard (the literals their `#eq?` / `#any-of?`
+//! predicates require of a capture every match has) and by being local-only; a group runs at
+//! a node only if the node's text holds its guard's literals, which a match's captures,
+//! lying inside its root, would put there. At a node inside a callable's body the local-only
+//! groups run only where a pattern that is not local-only made the node some other kind of
+//! symbol than a callable (a class defined in a function: the members they make are the
+//! class's). On the Python standard library this took the extraction from 2.2 to 1.46 s of
+//! one thread.
+//!
 //! **Why it is exact.** A match of the full run is rooted at one node, and running the query at
 //! that node alone finds it. The walk runs it everywhere except, inside a region it takes for
 //! a callable's body, at nodes of a kind only local-only patterns root at. So the matches left
@@ -49,7 +61,7 @@
 
 use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, QueryCursor, Tree};
+use tree_sitter::{Node, QueryCapture, QueryCursor, Tree};
 
 use crate::outline::{self, Gathered, Outline, RopeText, Symbol};
 use crate::pruning::{Pruning, callable, member};
@@ -93,6 +105,7 @@ fn extract_pruned(
     let mut cursor = QueryCursor::new();
     cursor.set_max_start_depth(Some(0));
     let mut regions: Vec<Region> = Vec::new();
+    let mut captures: Vec<QueryCapture> = Vec::new();
     // Starts of the nodes where the walk left a callable's context.
     let mut full: Vec<(usize, usize)> = Vec::new();
     let mut walk = tree.walk();
@@ -102,9 +115,31 @@ fn extract_pruned(
         let node = walk.node();
         let inside = *context.last().expect("the root's context");
         if pruning.roots(inside, node) {
-            let mut matches = cursor.matches(&config.query, node, RopeText(doc));
-            while let Some(m) = matches.next() {
-                gathered.take(config, doc, config.rank[m.pattern_index], m.captures(), None);
+            // The patterns that are not local-only first: inside a callable's body, the
+            // local-only ones run only at a node those made some other kind of symbol of (a
+            // class there: the members they make are its own, not the callable's locals).
+            for local in [false, true] {
+                if local
+                    && inside
+                    && gathered.candidates.get(&node.id()).is_none_or(|c| callable(c.kind))
+                {
+                    break;
+                }
+                for group in pruning.groups.iter().filter(|g| g.local == local) {
+                    if !group.roots(node) || !guard_holds(doc, node, &group.guard) {
+                        continue;
+                    }
+                    let mut matches = cursor.matches(&group.query, node, RopeText(doc));
+                    while let Some(m) = matches.next() {
+                        captures.clear();
+                        captures.extend(m.captures().iter().map(|c| QueryCapture {
+                            node: c.node,
+                            index: group.captures[c.index as usize],
+                        }));
+                        let rank = config.rank[group.patterns[m.pattern_index]];
+                        gathered.take(config, doc, rank, &captures, None);
+                    }
+                }
             }
         }
         if node.child_count() > 0 {
@@ -209,6 +244,25 @@ fn check_level(
         }
         check_level(&s.children, Some(s), regions, full, tree, ok);
     }
+}
+
+/// Whether `node`'s text holds one literal of each set of `guard`.
+fn guard_holds(doc: &Document, node: Node, guard: &[Vec<String>]) -> bool {
+    if guard.is_empty() {
+        return true;
+    }
+    let rope = doc.rope();
+    let end = node.end_byte().min(rope.len_bytes());
+    let slice = rope.byte_slice(node.start_byte().min(end)..end);
+    let flat;
+    let text: &[u8] = match slice.as_str() {
+        Some(s) => s.as_bytes(),
+        None => {
+            flat = slice.to_string();
+            flat.as_bytes()
+        }
+    };
+    guard.iter().all(|set| set.iter().any(|l| memchr::memmem::find(text, l.as_bytes()).is_some()))
 }
 
 /// Where a node's content ends: the end of its last leaf that is not an extra (a comment).

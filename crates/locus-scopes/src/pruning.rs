@@ -4,7 +4,7 @@
 //! local-only. Apart from `pruned.rs` so that `query.rs` can compute it without the two
 //! modules importing each other.
 
-use tree_sitter::{Language, Node, Query};
+use tree_sitter::{CaptureQuantifier, Language, Node, Query};
 
 use crate::ancestry::Root;
 use crate::kind::SymbolKind;
@@ -52,12 +52,43 @@ pub(crate) struct PatternFacts {
 }
 
 /// Where the index query may root, and where that matters inside a callable's body.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Pruning {
     /// By node kind id: some pattern may root at such a node.
     any: Vec<bool>,
     /// By node kind id: a pattern that is not local-only may root at such a node.
     kept: Vec<bool>,
+    /// The query's patterns in groups of the same guard, each compiled apart: run at a node
+    /// only when its guard holds there.
+    pub(crate) groups: Vec<Group>,
+}
+
+/// Some patterns of the index query, compiled as a query of their own, and what the text of
+/// a node must hold for any of them to match rooted there.
+#[derive(Debug)]
+pub(crate) struct Group {
+    pub(crate) query: Query,
+    /// Each of the group's patterns' index in the main query.
+    pub(crate) patterns: Vec<usize>,
+    /// Each of the group's captures' index in the main query.
+    pub(crate) captures: Vec<u32>,
+    /// Literal sets: the root's text holds one literal of each, or no pattern of the group
+    /// matches there (`#eq? @c "self"` on a capture every match has: `self` is in the text).
+    pub(crate) guard: Vec<Vec<String>>,
+    /// The group's patterns are local-only ([`PatternFacts::local`]).
+    pub(crate) local: bool,
+    /// By node kind id: a pattern of the group may root there.
+    any: Vec<bool>,
+}
+
+impl Group {
+    /// Whether a pattern of the group may root at `node`. (Where the walk runs the query at a
+    /// node, it runs every pattern that roots there, local-only or not, as the full query
+    /// would: a local-only pattern rooted at a class inside a function makes the class's
+    /// members.)
+    pub(crate) fn roots(&self, node: Node) -> bool {
+        self.any.get(node.kind_id() as usize).copied().unwrap_or(true)
+    }
 }
 
 impl Pruning {
@@ -69,10 +100,14 @@ impl Pruning {
         query: &Query,
         text: &str,
         facts: &[PatternFacts],
+        compile_part: impl Fn(&[bool]) -> Option<Query>,
     ) -> Option<Pruning> {
         let count = language.node_kind_count();
         let mut any = vec![false; count];
         let mut kept = vec![false; count];
+        // Per pattern: its guard, and where it roots (by kind id).
+        let mut guards: Vec<Vec<Vec<String>>> = Vec::new();
+        let mut rooting: Vec<Option<Vec<u16>>> = Vec::new();
         let mut last_symbol_maker: Option<usize> = None;
         let mut first_local: Option<usize> = None;
         for (i, f) in facts.iter().enumerate() {
@@ -98,18 +133,48 @@ impl Pruning {
                 Root::Supertype => return None,
             };
             for set in [Some(&mut any), (!local).then_some(&mut kept)].into_iter().flatten() {
-                match &ids {
-                    Some(ids) => ids.iter().for_each(|&id| set[id as usize] = true),
-                    None => set.iter_mut().for_each(|b| *b = true),
-                }
+                mark(set, &ids);
             }
+            guards.push(guard(query, i, pattern));
+            rooting.push(ids);
         }
         if let (Some(last), Some(first)) = (last_symbol_maker, first_local)
             && last > first
         {
             return None;
         }
-        Some(Pruning { any, kept })
+        let keyed: Vec<(bool, &Vec<Vec<String>>)> =
+            facts.iter().map(|f| f.local).zip(&guards).collect();
+        let mut keys = keyed.clone();
+        keys.sort();
+        keys.dedup();
+        let mut groups = Vec::new();
+        for key in keys {
+            let keep: Vec<bool> = keyed.iter().map(|k| *k == key).collect();
+            let part = compile_part(&keep)?;
+            let patterns: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+            if part.pattern_count() != patterns.len() {
+                return None;
+            }
+            let captures = part
+                .capture_names()
+                .iter()
+                .map(|name| query.capture_index_for_name(name))
+                .collect::<Option<Vec<u32>>>()?;
+            let mut group_any = vec![false; count];
+            for &i in &patterns {
+                mark(&mut group_any, &rooting[i]);
+            }
+            groups.push(Group {
+                query: part,
+                patterns,
+                captures,
+                guard: key.1.clone(),
+                local: key.0,
+                any: group_any,
+            });
+        }
+        Some(Pruning { any, kept, groups })
     }
 
     /// Whether a pattern of the set may root at `node`, inside a callable's body or not.
@@ -118,6 +183,50 @@ impl Pruning {
         // An ERROR node's id lies past the grammar's kinds: any pattern may root there.
         set.get(node.kind_id() as usize).copied().unwrap_or(true)
     }
+}
+
+/// Sets the entries of `ids` in `set`, or all of them for `None` (any kind).
+fn mark(set: &mut [bool], ids: &Option<Vec<u16>>) {
+    match ids {
+        Some(ids) => ids.iter().for_each(|&id| set[id as usize] = true),
+        None => set.iter_mut().for_each(|b| *b = true),
+    }
+}
+
+/// Pattern `i`'s guard: for each `#eq? @c "text"` and `#any-of? @c "a" "b"` on a capture that
+/// every match of the pattern has (quantifier one or one-or-more), the literals one of which
+/// the capture's text is; a match's captures lie inside its root, so the root's text holds
+/// one of each set. Sorted, so that patterns with the same guard compare equal. Predicates
+/// are read from the pattern's text; a literal with an escape is left out (no guard from it).
+fn guard(query: &Query, i: usize, pattern: &str) -> Vec<Vec<String>> {
+    static PREDICATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"\(#(eq|any-of)\?\s+@([\w.]+)((?:\s+"[^"\\]*")+)\s*\)"#)
+            .expect("a valid regex")
+    });
+    static LITERAL: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#""([^"\\]*)""#).expect("a valid regex"));
+    let quantifiers = query.capture_quantifiers(i);
+    let mut sets: Vec<Vec<String>> = Vec::new();
+    for found in PREDICATE.captures_iter(pattern) {
+        let Some(capture) = query.capture_index_for_name(&found[2]) else { continue };
+        if !matches!(
+            quantifiers.get(capture as usize),
+            Some(CaptureQuantifier::One | CaptureQuantifier::OneOrMore)
+        ) {
+            continue;
+        }
+        let mut set: Vec<String> =
+            LITERAL.captures_iter(&found[3]).map(|l| l[1].to_string()).collect();
+        if set.is_empty() || set.iter().any(String::is_empty) {
+            continue;
+        }
+        set.sort();
+        set.dedup();
+        sets.push(set);
+    }
+    sets.sort();
+    sets.dedup();
+    sets
 }
 
 /// Every id of the named node kinds `kinds` (aliases share names); `None` (any) for a name

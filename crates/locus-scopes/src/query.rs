@@ -381,6 +381,13 @@ impl LanguageConfig {
                     &query,
                     source,
                     &pattern_facts(&query, &roles, &patterns),
+                    |keep| {
+                        // The chosen patterns compiled alone: the others blanked out.
+                        let chunks = top_level_patterns(source)?;
+                        (chunks.len() == keep.len())
+                            .then(|| compile(&blank_except(source, &chunks, keep)).ok())
+                            .flatten()
+                    },
                 ),
                 Purpose::Editor => None,
             };
