@@ -63,7 +63,7 @@ use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCapture, QueryCursor, Tree};
 
-use crate::outline::{self, Gathered, Outline, RopeText, Symbol};
+use crate::outline::{self, Gathered, Outline, Symbol};
 use crate::pruning::{Pruning, callable, member};
 use crate::query::LanguageConfig;
 
@@ -104,6 +104,9 @@ fn extract_pruned(
     let mut gathered = Gathered::default();
     let mut cursor = QueryCursor::new();
     cursor.set_max_start_depth(Some(0));
+    // The text in one piece: predicates and guards read it without walking the rope.
+    let flat = doc.rope().to_string();
+    let text = flat.as_bytes();
     let mut regions: Vec<Region> = Vec::new();
     let mut captures: Vec<QueryCapture> = Vec::new();
     // Starts of the nodes where the walk left a callable's context.
@@ -126,10 +129,10 @@ fn extract_pruned(
                     break;
                 }
                 for group in pruning.groups.iter().filter(|g| g.local == local) {
-                    if !group.roots(node) || !guard_holds(doc, node, &group.guard) {
+                    if !group.roots(node) || !guard_holds(text, node, &group.guard) {
                         continue;
                     }
-                    let mut matches = cursor.matches(&group.query, node, RopeText(doc));
+                    let mut matches = cursor.matches(&group.query, node, text);
                     while let Some(m) = matches.next() {
                         captures.clear();
                         captures.extend(m.captures().iter().map(|c| QueryCapture {
@@ -246,22 +249,10 @@ fn check_level(
     }
 }
 
-/// Whether `node`'s text holds one literal of each set of `guard`.
-fn guard_holds(doc: &Document, node: Node, guard: &[Vec<String>]) -> bool {
-    if guard.is_empty() {
-        return true;
-    }
-    let rope = doc.rope();
-    let end = node.end_byte().min(rope.len_bytes());
-    let slice = rope.byte_slice(node.start_byte().min(end)..end);
-    let flat;
-    let text: &[u8] = match slice.as_str() {
-        Some(s) => s.as_bytes(),
-        None => {
-            flat = slice.to_string();
-            flat.as_bytes()
-        }
-    };
+/// Whether `node`'s text (in `text`) holds one literal of each set of `guard`.
+fn guard_holds(text: &[u8], node: Node, guard: &[Vec<String>]) -> bool {
+    let end = node.end_byte().min(text.len());
+    let text = &text[node.start_byte().min(end)..end];
     guard.iter().all(|set| set.iter().any(|l| memchr::memmem::find(text, l.as_bytes()).is_some()))
 }
 

@@ -100,7 +100,7 @@ impl Pruning {
         query: &Query,
         text: &str,
         facts: &[PatternFacts],
-        compile_part: impl Fn(&[bool]) -> Option<Query>,
+        compile_part: impl Fn(&[bool]) -> Option<Query> + Sync,
     ) -> Option<Pruning> {
         let count = language.node_kind_count();
         let mut any = vec![false; count];
@@ -148,10 +148,19 @@ impl Pruning {
         let mut keys = keyed.clone();
         keys.sort();
         keys.dedup();
+        let keeps: Vec<Vec<bool>> =
+            keys.iter().map(|key| keyed.iter().map(|k| k == key).collect()).collect();
+        // Compiled on two threads: the groups together cost about what the query did.
+        let (first, second) = keeps.split_at(keeps.len() / 2);
+        let compiled: Vec<Option<Query>> = std::thread::scope(|scope| {
+            let other = scope.spawn(|| second.iter().map(|k| compile_part(k)).collect::<Vec<_>>());
+            let mut compiled: Vec<Option<Query>> = first.iter().map(|k| compile_part(k)).collect();
+            compiled.extend(other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            compiled
+        });
         let mut groups = Vec::new();
-        for key in keys {
-            let keep: Vec<bool> = keyed.iter().map(|k| *k == key).collect();
-            let part = compile_part(&keep)?;
+        for ((key, keep), part) in keys.into_iter().zip(keeps).zip(compiled) {
+            let part = part?;
             let patterns: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
             if part.pattern_count() != patterns.len() {
                 return None;
