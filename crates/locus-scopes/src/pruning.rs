@@ -260,3 +260,63 @@ fn kind_ids(language: &Language, kinds: &[String]) -> Option<Vec<u16>> {
     }
     Some(ids)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The guard of the query's only pattern.
+    fn guard_of(pattern: &str) -> Vec<Vec<String>> {
+        let language: Language = tree_sitter_python::LANGUAGE.into();
+        let query = Query::new(&language, pattern).expect("a valid query");
+        guard(&query, 0, pattern)
+    }
+
+    fn sets(sets: &[&[&str]]) -> Vec<Vec<String>> {
+        sets.iter().map(|s| s.iter().map(|l| l.to_string()).collect()).collect()
+    }
+
+    #[test]
+    fn a_guard_holds_the_literals_a_capture_every_match_has_must_equal() {
+        // `#eq?` with a literal, and `#any-of?` (one of them), sorted.
+        assert_eq!(
+            guard_of(
+                r#"((attribute object: (identifier) @o attribute: (identifier) @n)
+                   (#eq? @o "self") (#any-of? @n "b" "a"))"#
+            ),
+            sets(&[&["a", "b"], &["self"]])
+        );
+        // Every alternative has the capture: still one per match.
+        assert_eq!(
+            guard_of(
+                r#"([(assignment left: (identifier) @o) (augmented_assignment left: (identifier) @o)]
+                   (#eq? @o "x"))"#
+            ),
+            sets(&[&["x"]])
+        );
+    }
+
+    #[test]
+    fn no_guard_from_what_does_not_require_a_literal() {
+        // Two captures compared, a negation, a regular expression.
+        for pattern in [
+            r#"((assignment left: (identifier) @a right: (identifier) @b) (#eq? @a @b))"#,
+            r#"((assignment left: (identifier) @a) (#not-eq? @a "x"))"#,
+            r#"((assignment left: (identifier) @a) (#not-any-of? @a "x" "y"))"#,
+            r#"((assignment left: (identifier) @a) (#match? @a "^x$"))"#,
+        ] {
+            assert_eq!(guard_of(pattern), sets(&[]), "{pattern}");
+        }
+        // A capture a match may lack (optional, or in one alternative only): the predicate
+        // holds without it, so it requires nothing.
+        for pattern in [
+            r#"((assignment left: (identifier) @a right: (identifier)? @b) (#eq? @b "x"))"#,
+            r#"([(assignment left: (identifier) @b) (augmented_assignment)] (#eq? @b "x"))"#,
+        ] {
+            assert_eq!(guard_of(pattern), sets(&[]), "{pattern}");
+        }
+        // A literal with an escape, or an empty one, is left out.
+        assert_eq!(guard_of(r#"((identifier) @a (#eq? @a "a\"b"))"#), sets(&[]));
+        assert_eq!(guard_of(r#"((identifier) @a (#eq? @a ""))"#), sets(&[]));
+    }
+}
