@@ -518,6 +518,25 @@ mod tests {
         assert!(refused.is_empty(), "the pruned extraction refused {refused:?}");
     }
 
+    /// Files with syntax errors, where a symbol at a zero-width MISSING node lands in a class
+    /// by its range (found by a review's random mutations of Python files): the pruned
+    /// extraction, where it applies, gives the full query's symbols there too.
+    #[test]
+    fn the_pruned_extraction_follows_the_full_query_in_broken_files() {
+        let python = Registry::builtin().by_id("python").unwrap();
+        for text in ["def _(:\n class F:\n :_", ")\n def g(:\n  class F:\n  =1"] {
+            let doc = Document::new(text, 0);
+            let tree = locus_scopes::index_parse(&doc, python).expect("the grammar loads");
+            let full = locus_scopes::index_outline_of_tree(&doc, python, &tree, FullQuery)
+                .expect("the query loads");
+            let full = symbols_of_outline(&doc, &full, python);
+            assert!(full.iter().any(|s| s.name.is_empty()), "{text:?}: {full:?}");
+            if let Some(p) = locus_scopes::index_outline_of_tree(&doc, python, &tree, PrunedOnly) {
+                assert_eq!(symbols_of_outline(&doc, &p, python), full, "{text:?}");
+            }
+        }
+    }
+
     #[test]
     fn long_names_are_indexed_by_their_first_bytes() {
         let text = format!("def a{}():\n    pass\n", "é".repeat(20_000));

@@ -82,10 +82,8 @@ pub(crate) struct Group {
 }
 
 impl Group {
-    /// Whether a pattern of the group may root at `node`. (Where the walk runs the query at a
-    /// node, it runs every pattern that roots there, local-only or not, as the full query
-    /// would: a local-only pattern rooted at a class inside a function makes the class's
-    /// members.)
+    /// Whether a pattern of the group may root at `node` (by kind; the guard and, inside a
+    /// callable's body, the local-only rule are the walk's to apply: `pruned.rs`).
     pub(crate) fn roots(&self, node: Node) -> bool {
         self.any.get(node.kind_id() as usize).copied().unwrap_or(true)
     }
@@ -170,6 +168,18 @@ impl Pruning {
                 .iter()
                 .map(|name| query.capture_index_for_name(name))
                 .collect::<Option<Vec<u32>>>()?;
+            // Each pattern compiled alone is the pattern of the main query: the same captures
+            // with the same quantifiers (a capture written apart from its pattern's text, which
+            // the blanking would drop, shows here).
+            for (local, &i) in patterns.iter().enumerate() {
+                let mut own = vec![CaptureQuantifier::Zero; query.capture_names().len()];
+                for (c, q) in part.capture_quantifiers(local).iter().enumerate() {
+                    own[captures[c] as usize] = *q;
+                }
+                if own.as_slice() != query.capture_quantifiers(i) {
+                    return None;
+                }
+            }
             let mut group_any = vec![false; count];
             for &i in &patterns {
                 mark(&mut group_any, &rooting[i]);
@@ -216,7 +226,8 @@ fn guard(query: &Query, i: usize, pattern: &str) -> Vec<Vec<String>> {
         std::sync::LazyLock::new(|| regex::Regex::new(r#""([^"\\]*)""#).expect("a valid regex"));
     let quantifiers = query.capture_quantifiers(i);
     let mut sets: Vec<Vec<String>> = Vec::new();
-    for found in PREDICATE.captures_iter(pattern) {
+    let pattern = without_comments(pattern);
+    for found in PREDICATE.captures_iter(&pattern) {
         let Some(capture) = query.capture_index_for_name(&found[2]) else { continue };
         if !matches!(
             quantifiers.get(capture as usize),
@@ -236,6 +247,27 @@ fn guard(query: &Query, i: usize, pattern: &str) -> Vec<Vec<String>> {
     sets.sort();
     sets.dedup();
     sets
+}
+
+/// `pattern` with its `;` comments (outside strings) blanked: a predicate written in a comment
+/// is no predicate.
+fn without_comments(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let (mut in_string, mut escaped, mut in_comment) = (false, false, false);
+    for c in pattern.chars() {
+        if in_comment {
+            in_comment = c != '\n';
+        } else if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == ';' {
+            in_comment = true;
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(if in_comment { ' ' } else { c });
+    }
+    out
 }
 
 /// Every id of the named node kinds `kinds` (aliases share names); `None` (any) for a name
@@ -315,6 +347,11 @@ mod tests {
         ] {
             assert_eq!(guard_of(pattern), sets(&[]), "{pattern}");
         }
+        // A predicate in a comment, inside the pattern or after it, is none.
+        assert_eq!(
+            guard_of("((identifier) @a ; not (#eq? @a \"x\")\n (#eq? @a \"y\")) ; (#eq? @a \"z\")"),
+            sets(&[&["y"]])
+        );
         // A literal with an escape, or an empty one, is left out.
         assert_eq!(guard_of(r#"((identifier) @a (#eq? @a "a\"b"))"#), sets(&[]));
         assert_eq!(guard_of(r#"((identifier) @a (#eq? @a ""))"#), sets(&[]));
