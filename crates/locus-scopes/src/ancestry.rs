@@ -395,22 +395,23 @@ fn zero_width_beside(node: Node, before: bool) -> bool {
 
 /// Where a top-level pattern may root, read from its text by the same reader: the named node
 /// kinds its root may have (several for an alternation), anywhere (a wildcard, an anonymous
-/// node, `ERROR`, or text the reader does not follow), or at a supertype. Whether the
-/// pattern is rooted at all (one top-level node) is the query's to say
+/// node, `ERROR`, or text the reader does not follow), or at a supertype; and the text of each
+/// of its predicates (`#eq? @_o "self")`, from `#` to the closing parenthesis; comments left
+/// out). Whether the pattern is rooted at all (one top-level node) is the query's to say
 /// (`Query::is_pattern_rooted`). For the index's pruning (`pruning.rs`).
-pub(crate) fn root_kinds(language: &Language, pattern: &str) -> Root {
+pub(crate) fn read_pattern(language: &Language, pattern: &str) -> (Root, Vec<String>) {
     let mut parser = PatternParser::new(pattern, language);
     while parser.skip_space() {
         let before = parser.at;
         parser.item(&[]);
         if parser.at == before {
-            return Root::Anywhere;
+            return (Root::Anywhere, parser.predicates);
         }
     }
-    parser.root()
+    (parser.root(), parser.predicates)
 }
 
-/// Where a top-level pattern may root ([`root_kinds`]).
+/// Where a top-level pattern may root ([`read_pattern`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Root {
     /// At nodes of these named kinds.
@@ -440,6 +441,8 @@ struct PatternParser<'a> {
     nodes: Vec<Vec<(usize, Level)>>,
     /// The captures a predicate names (`#eq? @_p "cls"`): their text is read.
     read: Vec<String>,
+    /// Each predicate's text, from `#` to its closing parenthesis.
+    predicates: Vec<String>,
     /// The field each item must be in (`condition: (_)`), by item.
     fields: std::collections::HashMap<usize, String>,
     /// A top-level node is a supertype (or a `supertype/subtype` pair).
@@ -459,6 +462,7 @@ impl<'a> PatternParser<'a> {
             items: 0,
             nodes: vec![],
             read: vec![],
+            predicates: vec![],
             fields: std::collections::HashMap::new(),
             field: None,
             supertype_root: false,
@@ -481,7 +485,7 @@ impl<'a> PatternParser<'a> {
         false
     }
 
-    /// Where the pattern read so far may root (see [`root_kinds`]).
+    /// Where the pattern read so far may root (see [`read_pattern`]).
     fn root(&self) -> Root {
         if self.supertype_root {
             return Root::Supertype;
@@ -577,6 +581,7 @@ impl<'a> PatternParser<'a> {
                                 .unwrap_or(part.len());
                             self.read.push(part[..end].to_string());
                         }
+                        self.predicates.push(text);
                         return None;
                     }
                     b'(' | b'[' | b'"' | b'.' | b')' => {
@@ -714,10 +719,10 @@ mod tests {
     }
 
     #[test]
-    fn root_kinds_name_where_a_pattern_roots() {
+    fn read_pattern_names_where_a_pattern_roots() {
         let grammar =
             (Registry::builtin().entry(Registry::builtin().by_id("python").unwrap()).grammar)();
-        let root = |text: &str| root_kinds(&grammar, text);
+        let root = |text: &str| read_pattern(&grammar, text).0;
         let kinds = |k: &[&str]| Root::Kinds(k.iter().map(|k| k.to_string()).collect());
         assert_eq!(
             root("((class_definition name: (identifier) @n) @c (#eq? @n \"A\"))"),

@@ -124,7 +124,8 @@ impl Pruning {
             if !query.is_pattern_rooted(i) {
                 return None;
             }
-            let ids = match crate::ancestry::root_kinds(language, pattern) {
+            let (root, predicates) = crate::ancestry::read_pattern(language, pattern);
+            let ids = match root {
                 Root::Kinds(kinds) => kind_ids(language, &kinds),
                 Root::Anywhere => None,
                 // Run at the node alone, the query never matches such a pattern.
@@ -133,7 +134,7 @@ impl Pruning {
             for set in [Some(&mut any), (!local).then_some(&mut kept)].into_iter().flatten() {
                 mark(set, &ids);
             }
-            guards.push(guard(query, i, pattern));
+            guards.push(guard(query, i, &predicates));
             rooting.push(ids);
         }
         if let (Some(last), Some(first)) = (last_symbol_maker, first_local)
@@ -212,22 +213,22 @@ fn mark(set: &mut [bool], ids: &Option<Vec<u16>>) {
     }
 }
 
-/// Pattern `i`'s guard: for each `#eq? @c "text"` and `#any-of? @c "a" "b"` on a capture that
-/// every match of the pattern has (quantifier one or one-or-more), the literals one of which
-/// the capture's text is; a match's captures lie inside its root, so the root's text holds
-/// one of each set. Sorted, so that patterns with the same guard compare equal. Predicates
-/// are read from the pattern's text; a literal with an escape is left out (no guard from it).
-fn guard(query: &Query, i: usize, pattern: &str) -> Vec<Vec<String>> {
+/// Pattern `i`'s guard: for each `#eq? @c "text"` and `#any-of? @c "a" "b"` among its
+/// `predicates` (their texts, as `ancestry::read_pattern` reads them: comments left out) on a
+/// capture that every match of the pattern has (quantifier one or one-or-more), the literals
+/// one of which the capture's text is; a match's captures lie inside its root, so the root's
+/// text holds one of each set. Sorted, so that patterns with the same guard compare equal. A
+/// literal with an escape is left out (no guard from it).
+fn guard(query: &Query, i: usize, predicates: &[String]) -> Vec<Vec<String>> {
     static PREDICATE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"\(#(eq|any-of)\?\s+@([\w.]+)((?:\s+"[^"\\]*")+)\s*\)"#)
+        regex::Regex::new(r#"^#(eq|any-of)\?\s+@([\w.]+)((?:\s+"[^"\\]*")+)\s*\)$"#)
             .expect("a valid regex")
     });
     static LITERAL: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r#""([^"\\]*)""#).expect("a valid regex"));
     let quantifiers = query.capture_quantifiers(i);
     let mut sets: Vec<Vec<String>> = Vec::new();
-    let pattern = without_comments(pattern);
-    for found in PREDICATE.captures_iter(&pattern) {
+    for found in predicates.iter().filter_map(|p| PREDICATE.captures(p)) {
         let Some(capture) = query.capture_index_for_name(&found[2]) else { continue };
         if !matches!(
             quantifiers.get(capture as usize),
@@ -247,27 +248,6 @@ fn guard(query: &Query, i: usize, pattern: &str) -> Vec<Vec<String>> {
     sets.sort();
     sets.dedup();
     sets
-}
-
-/// `pattern` with its `;` comments (outside strings) blanked: a predicate written in a comment
-/// is no predicate.
-fn without_comments(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let (mut in_string, mut escaped, mut in_comment) = (false, false, false);
-    for c in pattern.chars() {
-        if in_comment {
-            in_comment = c != '\n';
-        } else if in_string {
-            in_string = escaped || c != '"';
-            escaped = !escaped && c == '\\';
-        } else if c == ';' {
-            in_comment = true;
-        } else if c == '"' {
-            in_string = true;
-        }
-        out.push(if in_comment { ' ' } else { c });
-    }
-    out
 }
 
 /// Every id of the named node kinds `kinds` (aliases share names); `None` (any) for a name
@@ -301,7 +281,7 @@ mod tests {
     fn guard_of(pattern: &str) -> Vec<Vec<String>> {
         let language: Language = tree_sitter_python::LANGUAGE.into();
         let query = Query::new(&language, pattern).expect("a valid query");
-        guard(&query, 0, pattern)
+        guard(&query, 0, &crate::ancestry::read_pattern(&language, pattern).1)
     }
 
     fn sets(sets: &[&[&str]]) -> Vec<Vec<String>> {
