@@ -465,6 +465,32 @@ mod tests {
         files
     }
 
+    /// What one file gives the index by the full query and by the pruned extraction (`None`
+    /// where it refuses the file), with one thread's time for each (parse excluded).
+    struct BothWays {
+        full: Vec<Sym>,
+        pruned: Option<Vec<Sym>>,
+        full_time: Duration,
+        pruned_time: Duration,
+    }
+
+    fn both_ways(text: &str, language: Language) -> BothWays {
+        let doc = Document::new(text, 0);
+        let tree = locus_scopes::index_parse(&doc, language).expect("the grammar loads");
+        let t = Instant::now();
+        let full = locus_scopes::index_outline_of_tree(&doc, language, &tree, FullQuery);
+        let full_time = t.elapsed();
+        let t = Instant::now();
+        let pruned = locus_scopes::index_outline_of_tree(&doc, language, &tree, PrunedOnly);
+        let pruned_time = t.elapsed();
+        BothWays {
+            full: symbols_of_outline(&doc, &full.expect("the query loads"), language),
+            pruned: pruned.map(|p| symbols_of_outline(&doc, &p, language)),
+            full_time,
+            pruned_time,
+        }
+    }
+
     /// The pruned extraction gives the index exactly the symbols (name, kind, parent, lines,
     /// signature, order) the index query run over the whole tree gives, on every corpus and
     /// fidelity file of a language with an index query; and it applies (its checks pass) on
@@ -487,20 +513,14 @@ mod tests {
         let (mut full_time, mut pruned_time) = (Duration::ZERO, Duration::ZERO);
         for (path, language) in &files {
             let Ok(text) = std::fs::read_to_string(path) else { continue };
-            let doc = Document::new(&text, 0);
-            let tree = locus_scopes::index_parse(&doc, *language).expect("the grammar loads");
-            let t = Instant::now();
-            let full = locus_scopes::index_outline_of_tree(&doc, *language, &tree, FullQuery);
-            full_time += t.elapsed();
-            let t = Instant::now();
-            let pruned = locus_scopes::index_outline_of_tree(&doc, *language, &tree, PrunedOnly);
-            pruned_time += t.elapsed();
-            let full = symbols_of_outline(&doc, &full.expect("the query loads"), *language);
-            symbols += full.len();
-            match pruned {
+            let both = both_ways(&text, *language);
+            full_time += both.full_time;
+            pruned_time += both.pruned_time;
+            symbols += both.full.len();
+            match both.pruned {
                 Some(p) => assert_eq!(
-                    symbols_of_outline(&doc, &p, *language),
-                    full,
+                    p,
+                    both.full,
                     "{}: the pruned extraction's symbols differ from the full query's",
                     path.display()
                 ),
@@ -525,14 +545,10 @@ mod tests {
     fn the_pruned_extraction_follows_the_full_query_in_broken_files() {
         let python = Registry::builtin().by_id("python").unwrap();
         for text in ["def _(:\n class F:\n :_", ")\n def g(:\n  class F:\n  =1"] {
-            let doc = Document::new(text, 0);
-            let tree = locus_scopes::index_parse(&doc, python).expect("the grammar loads");
-            let full = locus_scopes::index_outline_of_tree(&doc, python, &tree, FullQuery)
-                .expect("the query loads");
-            let full = symbols_of_outline(&doc, &full, python);
+            let BothWays { full, pruned, .. } = both_ways(text, python);
             assert!(full.iter().any(|s| s.name.is_empty()), "{text:?}: {full:?}");
-            if let Some(p) = locus_scopes::index_outline_of_tree(&doc, python, &tree, PrunedOnly) {
-                assert_eq!(symbols_of_outline(&doc, &p, python), full, "{text:?}");
+            if let Some(p) = pruned {
+                assert_eq!(p, full, "{text:?}");
             }
         }
     }
@@ -540,9 +556,9 @@ mod tests {
     /// The pruned extraction, where it applies, gives the full query's symbols on broken
     /// files too: every Python corpus and fidelity file, each cut down to its first 1,500 bytes
     /// and mutated 200 times (a span deleted, or a fragment that leaves something unclosed or
-    /// misplaced inserted at a random place), from a fixed seed. (The MISSING-node case of the test
-    /// above, which a review's mutations found once in about 2,000 files, is rarer than
-    /// these reach: that test keeps it.)
+    /// misplaced inserted at a random place), from a fixed seed. (The MISSING-node case of
+    /// the test above, which a review's mutations found once in about 2,000 files, is rarer
+    /// than these reach: that test keeps it.)
     #[test]
     fn the_pruned_extraction_follows_the_full_query_in_mutated_files() {
         const FRAGMENTS: &[&str] = &[
@@ -609,19 +625,10 @@ mod tests {
                         text.insert_str(at, FRAGMENTS[next(FRAGMENTS.len())]);
                     }
                 }
-                let doc = Document::new(&text, 0);
-                let tree = locus_scopes::index_parse(&doc, python).expect("the grammar loads");
-                let full = locus_scopes::index_outline_of_tree(&doc, python, &tree, FullQuery)
-                    .expect("the query loads");
-                let Some(pruned) =
-                    locus_scopes::index_outline_of_tree(&doc, python, &tree, PrunedOnly)
-                else {
-                    continue;
-                };
+                let BothWays { full, pruned, .. } = both_ways(&text, python);
+                let Some(pruned) = pruned else { continue };
                 compared += 1;
-                if symbols_of_outline(&doc, &pruned, python)
-                    != symbols_of_outline(&doc, &full, python)
-                {
+                if pruned != full {
                     differ.push(text);
                 }
             }
