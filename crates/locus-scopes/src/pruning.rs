@@ -101,8 +101,6 @@ impl Pruning {
         compile_part: impl Fn(&[bool]) -> Option<Query> + Sync,
     ) -> Option<Pruning> {
         let count = language.node_kind_count();
-        let mut any = vec![false; count];
-        let mut kept = vec![false; count];
         // Per pattern: its guard, and where it roots (by kind id).
         let mut guards: Vec<Vec<Vec<String>>> = Vec::new();
         let mut rooting: Vec<Option<Vec<u16>>> = Vec::new();
@@ -131,9 +129,6 @@ impl Pruning {
                 // Run at the node alone, the query never matches such a pattern.
                 Root::Supertype => return None,
             };
-            for set in [Some(&mut any), (!local).then_some(&mut kept)].into_iter().flatten() {
-                mark(set, &ids);
-            }
             guards.push(guard(query, i, &predicates));
             rooting.push(ids);
         }
@@ -194,7 +189,15 @@ impl Pruning {
                 any: group_any,
             });
         }
-        Some(Pruning { any, kept, groups })
+        // Where some pattern roots, and some that is not local-only: the groups' union.
+        let union = |local_too: bool| {
+            let mut set = vec![false; count];
+            for g in groups.iter().filter(|g| local_too || !g.local) {
+                set.iter_mut().zip(&g.any).for_each(|(s, a)| *s |= a);
+            }
+            set
+        };
+        Some(Pruning { any: union(true), kept: union(false), groups })
     }
 
     /// Whether a pattern of the set may root at `node`, inside a callable's body or not.
