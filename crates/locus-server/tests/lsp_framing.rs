@@ -1,8 +1,9 @@
 //! One bad LSP frame must not deafen the editor channel (issue 9, Transports 4): after a
 //! non-numeric, negative or missing `Content-Length`, a body shorter or longer than declared,
 //! a `Content-Length` of 10^12, or junk, `locus lsp` resynchronises on the next header and
-//! answers the next request. A request sent with a notification's method gets an error. A
-//! change the mirror cannot place leaves a warning on the document's context.
+//! answers the next request. A request sent with a notification's method gets an error, and a
+//! message with the method of one of the transport's own stand-ins is refused. A change the
+//! mirror cannot place leaves a warning on the document's context.
 
 mod lsp_support;
 
@@ -105,6 +106,28 @@ fn a_request_with_a_notifications_method_gets_an_error() {
     // Not applied: the document was never opened.
     assert!(s.request("locus/debugText", json!({"textDocument": {"uri": uri}})).is_err());
     assert!(s.alive(), "`exit` sent as a request does not end the server");
+    assert!(s.stop().success());
+}
+
+#[test]
+fn the_transports_own_stand_ins_are_refused_from_a_client() {
+    let mut s = started();
+    // As notifications: left out, logged. A forged `locus/internal/didOpen` would otherwise
+    // take a decoded `didOpen` by its key.
+    s.send(&json!({"jsonrpc": "2.0", "method": "locus/internal/didOpen", "params": {"key": 0}}));
+    s.send(&json!({"jsonrpc": "2.0", "method": "locus/invalidMessage", "params": {"id": 77}}));
+    // As a request: method not found, with its id.
+    s.send(&json!({"jsonrpc": "2.0", "id": 8101, "method": "locus/internal/didOpen", "params": {"key": 0}}));
+    let e = s.wait_response(8101).unwrap_err();
+    assert_eq!(e["code"], -32601, "{e}");
+    assert!(e["data"].as_str().unwrap().contains("a client may not send it"), "{e}");
+    // No error was sent for the forged invalid message's id.
+    assert!(s.drain().iter().all(|m| m.get("id") != Some(&json!(77))), "{:?}", s.drain());
+    // The next document opens as ever, its decoded text taken under its own key.
+    let uri = "file:///nonexistent/after-forgery.py";
+    s.open(uri, "python", 1, "x = 1\n");
+    s.send(&json!({"jsonrpc": "2.0", "method": "locus/internal/didOpen", "params": {"key": 1}}));
+    assert_eq!(s.text(uri), "x = 1\n");
     assert!(s.stop().success());
 }
 

@@ -102,8 +102,12 @@ where
         let body = match frame {
             None => return,
             Some(Frame::Message(body)) => match check(&body) {
-                Ok(None) => body,
-                Ok(Some(opened)) => {
+                Ok(Checked::Pass) => body,
+                Ok(Checked::Dropped(why)) => {
+                    ctx.log.warn(format_args!("ignored a notification ({why})"));
+                    continue;
+                }
+                Ok(Checked::Opened(opened)) => {
                     let key = ctx.stash_opened(opened);
                     json!({"jsonrpc": "2.0", "method": OPENED, "params": {"key": key}})
                         .to_string()
@@ -508,7 +512,26 @@ fn first_value(data: &[u8]) -> Parsed {
 
 /// Whether tower-lsp can decode `body`, and may handle it (with the params of a `didOpen`
 /// notification, decoded); if not, the id to answer, the JSON-RPC error code and why.
-fn check(body: &[u8]) -> Result<Option<DidOpen>, (Value, i64, String)> {
+/// What [`check`] makes of a message that can be decoded.
+#[derive(Debug)]
+enum Checked {
+    /// It goes to tower-lsp as it came.
+    Pass,
+    /// A `didOpen`, decoded: [`OPENED`] goes in its place.
+    Opened(DidOpen),
+    /// A notification no client may send (the method of one of the transport's own
+    /// stand-ins): left out, and logged with the reason.
+    Dropped(String),
+}
+
+/// Whether `method` is one of the transport's own stand-ins, which the edge trusts: a
+/// client sending one could take another message's decoded `didOpen` out of turn, or have
+/// an error sent for any id.
+fn reserved(method: &str) -> bool {
+    method == INVALID_MESSAGE || method.starts_with("locus/internal/")
+}
+
+fn check(body: &[u8]) -> Result<Checked, (Value, i64, String)> {
     let Ok(text) = std::str::from_utf8(body) else {
         return Err((Value::Null, -32700, "the body is not UTF-8".into()));
     };
@@ -518,6 +541,13 @@ fn check(body: &[u8]) -> Result<Option<DidOpen>, (Value, i64, String)> {
     // response first decoded a `didOpen`'s whole text twice).
     let is_response = || serde_json::from_str::<Response>(text).is_ok();
     if let Ok(request) = serde_json::from_str::<Request>(text) {
+        if reserved(request.method()) && !is_response() {
+            let why = format!("`{}` is Locus's own; a client may not send it", request.method());
+            return match request.id() {
+                Some(id) => Err((serde_json::to_value(id).unwrap_or(Value::Null), -32601, why)),
+                None => Ok(Checked::Dropped(why)),
+            };
+        }
         if let Some(id) = request.id()
             && NOTIFICATIONS.contains(&request.method())
             && !is_response()
@@ -529,12 +559,12 @@ fn check(body: &[u8]) -> Result<Option<DidOpen>, (Value, i64, String)> {
         if request.id().is_none() && request.method() == "textDocument/didOpen" {
             // Malformed params go through as they came: the edge says what is wrong.
             let (_, _, params) = request.into_parts();
-            return Ok(wire::parse::<DidOpen>(params).ok());
+            return Ok(wire::parse::<DidOpen>(params).map_or(Checked::Pass, Checked::Opened));
         }
-        return Ok(None);
+        return Ok(Checked::Pass);
     }
     if is_response() {
-        return Ok(None);
+        return Ok(Checked::Pass);
     }
     match serde_json::from_str::<Value>(text) {
         Err(e) => Err((Value::Null, -32700, format!("not JSON: {e}"))),
@@ -582,7 +612,8 @@ mod tests {
     #[test]
     fn a_did_open_is_decoded_once_here() {
         let body = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.ts","languageId":"typescript","version":3,"text":"let a = \"x\";\n"}}}"#;
-        let d = check(body).unwrap().expect("decoded").text_document;
+        let Ok(Checked::Opened(d)) = check(body) else { panic!("not decoded") };
+        let d = d.text_document;
         assert_eq!(
             (d.uri.as_str(), d.language_id.as_str(), d.version),
             ("file:///a.ts", "typescript", 3)
@@ -591,13 +622,29 @@ mod tests {
         // Malformed params pass as they came, for the edge to report.
         let body =
             br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{}}}"#;
-        assert!(check(body).unwrap().is_none());
+        assert!(matches!(check(body), Ok(Checked::Pass)));
         // Other notifications and requests are not decoded beyond the check.
-        assert!(
-            check(br#"{"jsonrpc":"2.0","method":"textDocument/didClose","params":{}}"#)
-                .unwrap()
-                .is_none()
-        );
+        assert!(matches!(
+            check(br#"{"jsonrpc":"2.0","method":"textDocument/didClose","params":{}}"#),
+            Ok(Checked::Pass)
+        ));
+    }
+
+    #[test]
+    fn a_client_cannot_send_the_transports_own_stand_ins() {
+        // As a notification: left out (it would take a decoded `didOpen` out of turn).
+        let body = br#"{"jsonrpc":"2.0","method":"locus/internal/didOpen","params":{"key":0}}"#;
+        let Ok(Checked::Dropped(why)) = check(body) else { panic!("passed") };
+        assert!(why.contains("locus/internal/didOpen"), "{why}");
+        let body = br#"{"jsonrpc":"2.0","method":"locus/invalidMessage","params":{"id":5}}"#;
+        assert!(matches!(check(body), Ok(Checked::Dropped(_))));
+        // As a request: refused with its id.
+        let body = br#"{"jsonrpc":"2.0","id":4,"method":"locus/internal/didOpen","params":{}}"#;
+        let (id, code, _) = check(body).unwrap_err();
+        assert_eq!((id, code), (json!(4), -32601));
+        // The same names elsewhere in a message are nothing special.
+        let body = br#"{"jsonrpc":"2.0","method":"locus/didChangeCursor","params":{"m":"locus/internal/didOpen"}}"#;
+        assert!(matches!(check(body), Ok(Checked::Pass)));
     }
 
     #[test]
