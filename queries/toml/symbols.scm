@@ -6,8 +6,8 @@
 ; inside a; here a table is one symbol named by its whole header key (`package.metadata`), holding
 ; the pairs below it, and a dotted key (`a.b = 1`) is one symbol too. An array of tables
 ; (`[[bin]]`) is an Object per element, named by its key (taplo: Array bin > Object 0, 1, …).
-; Array items are named by index ("0", "1", …); queries cannot count, so one pattern per index
-; names the inline tables and arrays among the first 10 items (scalar items, leaves, are left out).
+; Array items are named by index ("0", "1", …: `{index}`, comments not counted); the inline tables
+; and arrays among them are listed (scalar items, leaves, are left out).
 
 ; --- Tables: `[name]` and `[[name]]`. ---
 (table . [(bare_key) (quoted_key) (dotted_key)] @name) @symbol.object
@@ -22,23 +22,5 @@
 (pair . [(bare_key) (quoted_key) (dotted_key)] @name . (inline_table)) @symbol.object
 
 ; --- Inline tables and arrays inside arrays, named by index. ---
-((array . (inline_table) @symbol.object) (#set! name "0"))
-((array . (array) @symbol.array) (#set! name "0"))
-((array . (_) . (inline_table) @symbol.object) (#set! name "1"))
-((array . (_) . (array) @symbol.array) (#set! name "1"))
-((array . (_) . (_) . (inline_table) @symbol.object) (#set! name "2"))
-((array . (_) . (_) . (array) @symbol.array) (#set! name "2"))
-((array . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "3"))
-((array . (_) . (_) . (_) . (array) @symbol.array) (#set! name "3"))
-((array . (_) . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "4"))
-((array . (_) . (_) . (_) . (_) . (array) @symbol.array) (#set! name "4"))
-((array . (_) . (_) . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "5"))
-((array . (_) . (_) . (_) . (_) . (_) . (array) @symbol.array) (#set! name "5"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "6"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (array) @symbol.array) (#set! name "6"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "7"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (array) @symbol.array) (#set! name "7"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "8"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (array) @symbol.array) (#set! name "8"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (inline_table) @symbol.object) (#set! name "9"))
-((array . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (_) . (array) @symbol.array) (#set! name "9"))
+((array (inline_table) @symbol.object) (#set! name "{index}"))
+((array (array) @symbol.array) (#set! name "{index}"))

@@ -411,6 +411,31 @@ pub(crate) fn read_pattern(language: &Language, pattern: &str) -> (Root, Vec<Str
     (parser.root(), parser.predicates)
 }
 
+/// The kinds of the parent of each `@symbol.*` capture of a top-level pattern, when each lies
+/// below another node of the pattern (child patterns bind children), `"_"` for any kind; `None`
+/// when one is at the pattern's top. What a name read from the symbol's place among its
+/// siblings needs: an edit of the parent's children is then one the pattern's chains see
+/// ([`Touch`]), and the update knows which nodes' children to watch (`outline::renumbers`).
+pub(crate) fn symbol_parent_kinds(language: &Language, pattern: &str) -> Option<Vec<String>> {
+    let mut parser = PatternParser::new(pattern, language);
+    while parser.skip_space() {
+        let before = parser.at;
+        parser.item(&[]);
+        if parser.at == before {
+            return None;
+        }
+    }
+    let mut kinds = Vec::new();
+    for (_, chain) in parser.out.iter().filter(|(name, _)| name.starts_with("symbol.")) {
+        match chain.len().checked_sub(2).map(|i| &chain[i].1) {
+            None => return None,
+            Some(Some(k)) => kinds.extend(k.iter().cloned()),
+            Some(None) => kinds.push("_".to_string()),
+        }
+    }
+    (!kinds.is_empty()).then_some(kinds)
+}
+
 /// Where a top-level pattern may root ([`read_pattern`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Root {

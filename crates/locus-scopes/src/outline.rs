@@ -254,6 +254,9 @@ pub(crate) struct Candidate {
     /// The extent of the match's captures (and of its root, for a `root.up` pattern): what
     /// the symbol's name, kind and existence depend on.
     reads: Span,
+    /// The symbol node's place among its parent's named children, comments left out, for a
+    /// pattern whose name says `{index}`.
+    index: Option<u32>,
 }
 
 /// Extracts the symbols of the whole tree.
@@ -305,6 +308,10 @@ pub(crate) struct Gathered<'tree> {
     reach: Vec<Span>,
     /// Each root a `root.up` pattern was tried at, with the node it may make a symbol of.
     tried: Vec<Reads>,
+    /// The place of each named child of a parent an `{index}` name was read in, by node id:
+    /// all of a parent's children are counted the first time, so a long array is walked
+    /// once, not once per item.
+    places: HashMap<usize, u32>,
 }
 
 impl<'tree> Gathered<'tree> {
@@ -405,12 +412,14 @@ impl<'tree> Gathered<'tree> {
                             }],
                             helpers: Vec::new(),
                             reads,
+                            index: None,
                         },
                     ));
                 }
             }
             return;
         }
+        let index = info.names_by_index().then(|| self.place(node));
         let end = match &info.trim {
             Some(kind) => trimmed_end(node, kind),
             None => node.end_byte(),
@@ -425,8 +434,33 @@ impl<'tree> Gathered<'tree> {
         self.offer(
             config,
             node.id(),
-            Candidate { pattern: rank, kind, range, names, helpers, reads },
+            Candidate { pattern: rank, kind, range, names, helpers, reads, index },
         );
+    }
+
+    /// `node`'s place among its parent's named children that are not extras (comments), from
+    /// 0; an extra's is the place of the next child that counts.
+    fn place(&mut self, node: Node<'tree>) -> u32 {
+        if let Some(&place) = self.places.get(&node.id()) {
+            return place;
+        }
+        // Once per parent (`Node::parent` walks down from the root).
+        let Some(parent) = node.parent() else { return 0 };
+        let mut cursor = parent.walk();
+        let mut place = 0;
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.is_named() {
+                    self.places.insert(child.id(), place);
+                    place += u32::from(!child.is_extra());
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        self.places.get(&node.id()).copied().unwrap_or(0)
     }
 
     /// Adds a symbol candidate for a node: of several patterns, the first written wins.
@@ -900,7 +934,10 @@ fn update_traced(
     // by name, only between top-level symbols and only where `statements_within` and
     // `gap_refusal` prove the gap's symbols the same as a whole extraction's.
     let merging = !independent(config);
+    // Not where an item added or removed renumbers the items after it, outside the gap (a
+    // name by place, `{index}`): the holder is then re-extracted whole.
     if config.patterns.iter().all(|p| p.level.is_none())
+        && !renumbers(config, tree, dirty)
         && (!merging || path.is_empty())
         && !outline.names.joinable()
         && self_contained(&outline.symbols, &path)
@@ -966,11 +1003,30 @@ fn update_traced(
         }
     }
     // Re-extract the innermost holder that comes back unchanged itself, then the next one out.
-    for depth in (1..=path.len()).rev() {
-        if !self_contained(&outline.symbols, &path[..depth]) {
+    // In a language that names items by their place and whose symbols depend on nothing but
+    // their own match (`plain_places`), a holder may also be a symbol whose selection is its
+    // whole range (a JSON array item): the edit lies in its selection, but its re-extraction
+    // must still give it back unchanged, name included, to be taken. Without it, a keystroke
+    // in one item of a 10,000-item array re-extracted the whole array.
+    let relaxed = plain_places(config);
+    let holds = |s: &Symbol| {
+        strictly_holds(s)
+            || (relaxed
+                && s.selection == s.range
+                && s.range.start < dirty.start
+                && dirty.end < s.range.end)
+    };
+    let mut holders: Vec<usize> = Vec::new();
+    let mut level = &outline.symbols;
+    while let Some(i) = level.iter().position(holds) {
+        holders.push(i);
+        level = &level[i].children;
+    }
+    for depth in (1..=holders.len()).rev() {
+        if !self_contained(&outline.symbols, &holders[..depth]) {
             continue;
         }
-        let target = symbol_at(&outline.symbols, &path[..depth]);
+        let target = symbol_at(&outline.symbols, &holders[..depth]);
         let region = target.range;
         // Never costlier than from scratch: a holder of most of the document (a Python class
         // of 8,000 lines) re-extracted alone walks nearly all of it on one thread, and the
@@ -992,13 +1048,64 @@ fn update_traced(
             && one.selection == target.selection
         {
             let [one] = <[Symbol; 1]>::try_from(fresh).ok().unwrap();
-            symbol_at_mut(&mut outline.symbols, &path[..depth]).children = one.children;
+            symbol_at_mut(&mut outline.symbols, &holders[..depth]).children = one.children;
             let names = std::mem::take(&mut outline.names).union(names);
             let reads = replace_reads(std::mem::take(&mut outline.reads), region, reads);
             return (Outline::new(outline.symbols).with_names(names, reads), Route::Holder);
         }
     }
     (extract(config, tree, doc), Route::Whole(refusal))
+}
+
+/// Whether the language names items by their place (`{index}`) and its symbols depend on
+/// nothing but their own match: no merging, hoisting or joining by name, no symbol kept only
+/// for its children, no heading levels, no symbols found in text, no `root.up` patterns. There
+/// a symbol re-extracted alone and found unchanged leaves every other symbol as it was.
+fn plain_places(config: &LanguageConfig) -> bool {
+    config.patterns.iter().any(|p| p.names_by_index())
+        && config.deferred.is_none()
+        && config.patterns.iter().all(|p| {
+            p.merge == Merge::No
+                && !p.hoist
+                && p.join == Join::No
+                && !p.keep_if_children
+                && p.level.is_none()
+                && p.text_match.is_none()
+        })
+}
+
+/// Whether an edit whose changed syntax `dirty` covers may have added or removed a child of a
+/// node whose children are named by their place (`{index}`: a pattern's `place_parents`),
+/// renaming those after it: such a node is the lowest node X strictly holding `dirty` or one
+/// below it overlapping `dirty` (X's ancestors keep their children). Looks at most at 4,096
+/// nodes; past it, says yes.
+fn renumbers(config: &LanguageConfig, tree: &Tree, dirty: Span) -> bool {
+    let parents: Vec<&str> =
+        config.patterns.iter().flat_map(|p| p.place_parents.iter().map(String::as_str)).collect();
+    if parents.is_empty() {
+        return false;
+    }
+    let Some(mut x) = tree.root_node().descendant_for_byte_range(dirty.start, dirty.end) else {
+        return true;
+    };
+    while !(x.start_byte() < dirty.start && dirty.end < x.end_byte()) {
+        match x.parent() {
+            Some(parent) => x = parent,
+            None => break,
+        }
+    }
+    let overlaps = |n: &Node| n.start_byte() <= dirty.end && dirty.start <= n.end_byte();
+    let mut stack = vec![x];
+    let mut seen = 0usize;
+    while let Some(node) = stack.pop() {
+        seen += 1;
+        if seen > 4096 || parents.iter().any(|k| *k == "_" || *k == node.kind()) {
+            return true;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor).filter(overlaps));
+    }
+    false
 }
 
 /// Whether no match of the query can differ after an edit whose changed syntax `dirty` covers
@@ -1608,6 +1715,7 @@ fn render_name(config: &LanguageConfig, doc: &Document, c: &Candidate) -> String
             for part in parts {
                 match part {
                     Part::Literal(l) => out.push_str(l),
+                    Part::Index => out.push_str(&c.index.unwrap_or(0).to_string()),
                     Part::Capture(index, sep, filter) => {
                         let uncomment = matches!(filter, Filter::Path);
                         let text = if config.roles_for(info)[*index as usize] == Role::Name {
@@ -1937,6 +2045,102 @@ mod tests {
         let (updated, route) = update_traced(&config, tree, doc, outline, dirty, from_error);
         assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {new:?}");
         route
+    }
+
+    /// `edit` (`start..end` replaced by `text`) of `before` in `language`, the outline updated
+    /// as an editor would: checked against an extraction from scratch, and returned.
+    fn edit_outline(language: &str, before: &str, start: usize, end: usize, text: &str) -> Outline {
+        edit_traced(language, before, start, end, text).0
+    }
+
+    /// [`edit_outline`], with the way the update went.
+    fn edit_traced(
+        language: &str,
+        before: &str,
+        start: usize,
+        end: usize,
+        text: &str,
+    ) -> (Outline, Route) {
+        let after = format!("{}{text}{}", &before[..start], &before[end..]);
+        let language = Registry::builtin().by_id(language).unwrap();
+        let config = Registry::builtin().config(language).unwrap();
+        let previous = Source::new(Document::new(before, 0), Some(language));
+        let mut outline = (*previous.outline()).clone();
+        outline.shift(start, end, start + text.len());
+        let source = Source::new(Document::new(&after, 0), Some(language));
+        let (tree, doc) = (source.tree().unwrap(), source.doc());
+        let dirty = Span { start, end: start + text.len() };
+        let from_error = previous.tree().unwrap().root_node().has_error();
+        let (updated, route) = update_traced(&config, tree, doc, outline, dirty, from_error);
+        assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {text:?} in {after:?}");
+        (updated, route)
+    }
+
+    /// An edit inside an item named by its place re-extracts that item alone: its name comes
+    /// from no part of it, so the edit in its selection (its whole range) does not send the
+    /// update out to the array, and the item's re-extraction checks the name all the same.
+    #[test]
+    fn an_edit_inside_an_item_named_by_its_place_re_extracts_the_item() {
+        let items: Vec<String> =
+            (0..50).map(|i| format!("{{\"k\": {i}, \"v\": [{{}}]}}")).collect();
+        let json = format!("{{\"a\": [\n  {}\n]}}\n", items.join(",\n  "));
+        let start = json.find("\"k\": 40").unwrap() + 6;
+        let (outline, route) = edit_traced("json", &json, start, start + 2, "4");
+        assert_eq!(route, Route::Holder);
+        let item = &outline.symbols[0].children[40];
+        assert_eq!((item.name.as_str(), item.children[0].name.as_str()), ("40", "k"));
+        // An item split in two is not that item any more: the array is re-extracted.
+        let (outline, _) = edit_traced("json", &json, start + 2, start + 2, "}, {\"n\": 1");
+        assert_eq!(outline.symbols[0].children.len(), 51);
+        assert_eq!(names(&outline.symbols[0].children[41].children), "n v[0]");
+    }
+
+    /// The names of an outline's symbols, children in brackets.
+    fn names(symbols: &[Symbol]) -> String {
+        let each = symbols.iter().map(|s| match s.children.is_empty() {
+            true => s.name.to_string(),
+            false => format!("{}[{}]", s.name, names(&s.children)),
+        });
+        each.collect::<Vec<_>>().join(" ")
+    }
+
+    /// An item named by its place (`{index}`) is renamed when an item is added before it,
+    /// away from any symbol (a scalar between two objects): the update re-extracts the
+    /// holder whole, not the gap alone, which kept the old name.
+    #[test]
+    fn an_item_added_before_renumbers_the_items_after_it() {
+        for (language, before, at, text, expected) in [
+            ("json", "{\"a\": [{\"x\": 1}, 5, {\"y\": 2}]}\n", "5, ", "9, ", "a[0[x] 3[y]]"),
+            ("json", "[\n  {\"x\": 1},\n  5,\n  {\"y\": 2}\n]\n", "  5,", "  9,\n", "0[x] 3[y]"),
+            ("yaml", "a:\n  - x: 1\n  - 5\n  - y: 2\n", "  - 5", "  - 9\n", "a[0[x] 3[y]]"),
+            ("toml", "a = [\n  {x = 1},\n  5,\n  {y = 2},\n]\n", "  5,", "  9,\n", "a[0[x] 3[y]]"),
+        ] {
+            let start = before.find(at).unwrap();
+            let outline = edit_outline(language, before, start, start, text);
+            assert_eq!(names(&outline.symbols), expected, "{language}");
+            // And back.
+            let after = format!("{}{text}{}", &before[..start], &before[start..]);
+            let outline = edit_outline(language, &after, start, start + text.len(), "");
+            assert_eq!(names(&outline.symbols), expected.replace('3', "2"), "{language}");
+        }
+    }
+
+    /// `{index}` counts every item, however many (no pattern per index), and no comment.
+    #[test]
+    fn items_are_named_by_their_place_comments_left_out() {
+        let items: Vec<String> = (0..40).map(|i| format!("{{\"k\": {i}}}")).collect();
+        let json = format!("[\n  // a comment\n  {},\n  7,\n  [1]\n]\n", items.join(",\n  "));
+        let language = Registry::builtin().by_id("json").unwrap();
+        let source = Source::new(Document::new(&json, 0), Some(language));
+        let outline = source.outline();
+        let got: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
+        let mut expected: Vec<String> = (0..40).map(|i| i.to_string()).collect();
+        expected.push("41".into());
+        assert_eq!(got, expected);
+        let yaml = "a:\n  # a comment\n  - 1\n  # another\n  - x: 1\n  - - 2\n    - y: 3\n";
+        let language = Registry::builtin().by_id("yaml").unwrap();
+        let source = Source::new(Document::new(yaml, 0), Some(language));
+        assert_eq!(names(&source.outline().symbols), "a[1[x] 2[1[y]]]");
     }
 
     const MODULE: &str = "import sys\nfrom typing import TYPE_CHECKING\nX = 1\n\ndef a():\n    return 1\n\nif TYPE_CHECKING:\n    T = int\nelse:\n    U = str\n\n# here\n\ndef c(y):\n    return y\n";

@@ -13,6 +13,7 @@
 //!
 //! Properties (`#set! key "value"`): `name` (a template, `{name}` and `{_helper}` expand to
 //! captured text, several nodes joined by `, ` or by the separator in `{_helper|.}`;
+//! `{index}` is the symbol node's place among its parent's named children, comments left out;
 //! `{_helper:path}` keeps the dotted name ending an expression, `{_helper:clip}` cuts it to
 //! 150 characters and `...`),
 //! `hoist "true"` (attach the symbol beside its container instead of inside it),
@@ -134,6 +135,9 @@ pub(crate) enum Part {
     Literal(String),
     /// A capture's text; several captured nodes are joined by the separator.
     Capture(u32, String, Filter),
+    /// `{index}`: the symbol node's place among its parent's named children, extras
+    /// (comments) left out, from 0 (a JSON array item is named by it).
+    Index,
 }
 
 /// A transformation of one capture's text in a name template (`{_callee:path}`).
@@ -147,6 +151,13 @@ pub(crate) enum Filter {
     Path,
     /// At most 150 characters (UTF-16 code units), then `...`: tsserver's limit on names.
     Clip,
+}
+
+impl PatternInfo {
+    /// Whether the pattern names its symbol by its place among its siblings (`{index}`).
+    pub(crate) fn names_by_index(&self) -> bool {
+        self.template.as_ref().is_some_and(|t| t.contains(&Part::Index))
+    }
 }
 
 /// What one pattern of the query says beyond its captures.
@@ -173,6 +184,10 @@ pub(crate) struct PatternInfo {
     pub seed: bool,
     /// `#kind-eq?` / `#not-kind-eq?`: the captured node's kind must (not) be one of these.
     pub kinds: Vec<KindTest>,
+    /// For a name by place (`{index}`): the kinds the symbol node's parent may have, `"_"`
+    /// for any; the update re-extracts only the gap between two symbols where no node of
+    /// these kinds may have gained or lost a child (`outline::renumbers`).
+    pub place_parents: Vec<String>,
     /// Whether the pattern's capture indices are those of the deferred query.
     pub deferred: bool,
     /// The pattern's index in its own compiled query.
@@ -350,19 +365,37 @@ impl LanguageConfig {
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
-        let infos = |query: &Query, deferred: bool| {
+        let infos = |query: &Query, text: &str, deferred: bool| {
             (0..query.pattern_count())
                 .map(|i| {
-                    pattern_info(query, i, deferred, purpose).map_err(|m| {
-                        err(format!("pattern at byte {}: {m}", query.start_byte_for_pattern(i)))
-                    })
+                    let (start, end) =
+                        (query.start_byte_for_pattern(i), query.end_byte_for_pattern(i));
+                    pattern_info(query, i, deferred, purpose)
+                        .and_then(|info| {
+                            // The parent's children are what the name reads: a match binds the
+                            // parent, so an edit of them is an edit the update sees (`Touch`).
+                            if !info.names_by_index() {
+                                return Ok(info);
+                            }
+                            let parents =
+                                crate::ancestry::symbol_parent_kinds(&language, &text[start..end]);
+                            let Some(place_parents) = parents else {
+                                return Err(
+                                    "a name with {index} needs the symbol's parent in the \
+                                            pattern: `(array (object) @symbol.module)`"
+                                        .into(),
+                                );
+                            };
+                            Ok(PatternInfo { place_parents, ..info })
+                        })
+                        .map_err(|m| err(format!("pattern at byte {start}: {m}")))
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
         let Some(split) = split_deferred(source) else {
             let query = compile(source)?;
             let roles = roles_of(&query)?;
-            let patterns = infos(&query, false)?;
+            let patterns = infos(&query, source, false)?;
             if patterns.iter().any(|p| p.up.is_some()) {
                 return Err(err("root.up must be set in a top-level pattern of its own".into()));
             }
@@ -424,8 +457,8 @@ impl LanguageConfig {
         }
         let roles = roles_of(&query)?;
         let deferred_roles = roles_of(&deferred)?;
-        let main_infos = infos(&query, false)?;
-        let deferred_infos = infos(&deferred, true)?;
+        let main_infos = infos(&query, &split.main, false)?;
+        let deferred_infos = infos(&deferred, &split.deferred, true)?;
         for (i, info) in deferred_infos.iter().enumerate() {
             let has_symbol = deferred
                 .capture_quantifiers(i)
@@ -548,6 +581,7 @@ fn pattern_info(
         up: None,
         seed: false,
         kinds: Vec::new(),
+        place_parents: Vec::new(),
         deferred,
         local: pattern,
         template: None,
@@ -854,6 +888,11 @@ fn parse_template(query: &Query, template: &str) -> Result<Vec<Part>, String> {
             }
             None => (&rest[open + 1..close], Filter::None),
         };
+        if spec == "index" && filter == Filter::None {
+            parts.push(Part::Index);
+            rest = &rest[close + 1..];
+            continue;
+        }
         let (cap, sep) = match spec.split_once('|') {
             Some((cap, sep)) => (cap, sep.to_string()),
             None => (spec, ", ".to_string()),
@@ -943,6 +982,31 @@ pub(crate) mod tests {
             queries: "javascript",
             grammar: || tree_sitter::Language::new(tree_sitter_javascript::LANGUAGE),
         }
+    }
+
+    /// A name by place (`{index}`) reads the parent's children: the parent must be in the
+    /// pattern, where the incremental update sees an edit of them.
+    #[test]
+    fn an_index_name_needs_the_parent_in_the_pattern() {
+        let ok = "((array (object) @symbol.module) (#set! name \"{index}\"))";
+        assert!(
+            LanguageConfig::from_source(&javascript(), ok).unwrap().patterns[0].names_by_index()
+        );
+        for bad in [
+            "((object) @symbol.module (#set! name \"{index}\"))",
+            "((array) (object) @symbol.module (#set! name \"{index}\"))",
+        ] {
+            let Err(e) = LanguageConfig::from_source(&javascript(), bad) else { panic!("{bad}") };
+            assert!(e.message.contains("needs the symbol's parent"), "{bad}: {e}");
+        }
+        // `{index}` with a filter is a capture's name, and there is no such capture.
+        let e = LanguageConfig::from_source(
+            &javascript(),
+            "((array (object) @symbol.module) (#set! name \"{index:clip}\"))",
+        )
+        .err()
+        .unwrap();
+        assert!(e.message.contains("@index"), "{e}");
     }
 
     #[test]

@@ -16,6 +16,12 @@ const TS_SEED: &str = "export class A {\n  m(x: number) {\n    const y = [1, 2].
 const PY_SEED: &str = "import os\nX = 1\n\nclass A:\n    y: int = 0\n\n    def m(self, a, b=2):\n        self.z = a\n        for i in range(b):\n            pass\n        return a\n\ndef f():\n    return [x for x in X]\n";
 const MD_SEED: &str = "# Title 🚀\n\nText.\n\n## Sub\n\n```\n# not a heading\n```\n\n### Deep\n\nSetext\n---\n\n[ref]: http://x\n";
 
+/// Arrays whose items are named by their place (`{index}`): an item added or removed anywhere
+/// renames those after it.
+const JSON_SEED: &str =
+    "{\"a\": [\n  {\"x\": 1},\n  5,\n  [2, {\"y\": 3}],\n  {\"z\": [{}]}\n], \"b\": {}}\n";
+const YAML_SEED: &str = "a:\n  - x: 1\n  # c\n  - 5\n  - - y: 2\n    - [3, {z: 4}]\nb: 1\n";
+
 fn fragments() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
@@ -43,6 +49,11 @@ fn fragments() -> impl Strategy<Value = String> {
             Just("self.w = 1\n"),
             Just("```"),
             Just("---\n"),
+            Just(", "),
+            Just("[1, {\"k\": 2}]"),
+            Just("{\"k\": [], \"j\": 1}"),
+            Just("\n  - k: 1"),
+            Just("- "),
         ],
         0..6,
     )
@@ -54,7 +65,7 @@ proptest! {
 
     #[test]
     fn incremental_tree_and_outline_equal_a_fresh_parse(
-        (lang, seed) in prop_oneof![Just(("typescript", TS_SEED)), Just(("python", PY_SEED)), Just(("markdown", MD_SEED))],
+        (lang, seed) in prop_oneof![Just(("typescript", TS_SEED)), Just(("python", PY_SEED)), Just(("markdown", MD_SEED)), Just(("json", JSON_SEED)), Just(("yaml", YAML_SEED))],
         edits in proptest::collection::vec((0u32..16, 0u32..40, 0u32..3, 0u32..12, fragments(), any::<bool>()), 1..16),
     ) {
         let lang = Registry::builtin().by_id(lang).unwrap();
