@@ -286,6 +286,10 @@ pub(crate) struct Extracted {
     reach: Vec<Span>,
     /// What the region's symbols read outside their ranges.
     reads: Vec<Reads>,
+    /// The symbols found starting just past the region's end, where its query looked (the
+    /// next sibling of a gap), by kind and range: not the region's, but what a gap's update
+    /// checks against the symbol kept there.
+    beyond: Vec<(SymbolKind, Span)>,
 }
 
 /// What the matches of a query say, gathered before symbols are built.
@@ -776,6 +780,7 @@ fn finish(
         }
     }
     let mut candidates: Vec<Candidate> = candidates.into_values().chain(in_text).collect();
+    let mut beyond = Vec::new();
     if let Some(r) = region {
         // A symbol straddling an edge of the region belongs to neither side: the region cut
         // it off, and only a wider extraction can give it.
@@ -786,6 +791,11 @@ fn finish(
         if candidates.iter().any(straddles) {
             return None;
         }
+        beyond = candidates
+            .iter()
+            .filter(|c| c.range.start > r.end)
+            .map(|c| (c.kind, c.range))
+            .collect::<Vec<_>>();
         candidates.retain(|c| r.contains(c.range));
     }
     // What this region's symbols (and would-be symbols) read outside themselves; the others'
@@ -836,7 +846,7 @@ fn finish(
         }
     }
     let symbols = build(config, candidates, region.is_some())?;
-    Some(Extracted { symbols, names, reach, reads })
+    Some(Extracted { symbols, names, reach, reads, beyond })
 }
 
 /// Brings an outline up to date after edits, re-extracting as little as it can.
@@ -983,6 +993,7 @@ fn update_traced(
                 && dirty.end <= end
                 && refusal.is_none()
                 && let Some(fresh) = extract_region(config, tree, doc, Some(gap))
+                && next_agrees(children.get(after), end, &fresh.beyond)
                 && (!merging || {
                     refusal = gap_refusal(tree, dirty, children, &fresh);
                     refusal.is_none()
@@ -1055,6 +1066,21 @@ fn update_traced(
         }
     }
     (extract(config, tree, doc), Route::Whole(refusal))
+}
+
+/// Whether the symbols a gap's query found just past its end (`beyond`) are the kept sibling
+/// there, `next`, or its descendants, with `next` among them when it starts right after the
+/// gap's `end`, where the query looked. A match may
+/// bind nodes of the gap it does not capture (the `const` of `for (const value of …)` before
+/// the symbol `value`): an edit of them makes or unmakes the sibling, which the gap's
+/// symbols and reads do not show; its query, which looks one byte past the gap, does.
+fn next_agrees(next: Option<&Symbol>, end: usize, beyond: &[(SymbolKind, Span)]) -> bool {
+    fn kept(s: &Symbol, kind: SymbolKind, range: Span) -> bool {
+        (s.kind == kind && s.range == range) || s.children.iter().any(|c| kept(c, kind, range))
+    }
+    let Some(next) = next else { return beyond.is_empty() };
+    beyond.iter().all(|&(kind, range)| kept(next, kind, range))
+        && (next.range.start > end + 1 || beyond.contains(&(next.kind, next.range)))
 }
 
 /// Whether the language names items by their place (`{index}`) and its symbols depend on
