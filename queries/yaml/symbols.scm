@@ -41,5 +41,7 @@
 ; --- Mappings and sequences inside sequences, named by index. ---
 ((block_sequence (block_sequence_item (block_node (block_mapping))) @symbol.module) (#set! name "{index}"))
 ((block_sequence (block_sequence_item (block_node (block_sequence))) @symbol.array) (#set! name "{index}"))
+((block_sequence (block_sequence_item (flow_node (flow_mapping))) @symbol.module) (#set! name "{index}"))
+((block_sequence (block_sequence_item (flow_node (flow_sequence))) @symbol.array) (#set! name "{index}"))
 ((flow_sequence (flow_node (flow_mapping)) @symbol.module) (#set! name "{index}"))
 ((flow_sequence (flow_node (flow_sequence)) @symbol.array) (#set! name "{index}"))

@@ -2163,10 +2163,10 @@ mod tests {
         let mut expected: Vec<String> = (0..40).map(|i| i.to_string()).collect();
         expected.push("41".into());
         assert_eq!(got, expected);
-        let yaml = "a:\n  # a comment\n  - 1\n  # another\n  - x: 1\n  - - 2\n    - y: 3\n";
+        let yaml = "a:\n  # a comment\n  - 1\n  # another\n  - x: 1\n  - - 2\n    - y: 3\n  - [4, {z: 5}]\n  - {w: 6}\n";
         let language = Registry::builtin().by_id("yaml").unwrap();
         let source = Source::new(Document::new(yaml, 0), Some(language));
-        assert_eq!(names(&source.outline().symbols), "a[1[x] 2[1[y]]]");
+        assert_eq!(names(&source.outline().symbols), "a[1[x] 2[1[y]] 3[1[z]] 4[w]]");
     }
 
     const MODULE: &str = "import sys\nfrom typing import TYPE_CHECKING\nX = 1\n\ndef a():\n    return 1\n\nif TYPE_CHECKING:\n    T = int\nelse:\n    U = str\n\n# here\n\ndef c(y):\n    return y\n";
