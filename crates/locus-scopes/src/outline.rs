@@ -947,7 +947,7 @@ fn update_traced(
     // Not where an item added or removed renumbers the items after it, outside the gap (a
     // name by place, `{index}`): the holder is then re-extracted whole.
     if config.patterns.iter().all(|p| p.level.is_none())
-        && !renumbers(config, tree, dirty)
+        && !renumbers(config, tree, dirty, from_error)
         && (!merging || path.is_empty())
         && !outline.names.joinable()
         && self_contained(&outline.symbols, &path)
@@ -1103,13 +1103,18 @@ fn plain_places(config: &LanguageConfig) -> bool {
 /// Whether an edit whose changed syntax `dirty` covers may have added or removed a child of a
 /// node whose children are named by their place (`{index}`: a pattern's `place_parents`),
 /// renaming those after it: such a node is the lowest node X strictly holding `dirty` or one
-/// below it overlapping `dirty` (X's ancestors keep their children). Looks at most at 4,096
-/// nodes; past it, says yes.
-fn renumbers(config: &LanguageConfig, tree: &Tree, dirty: Span) -> bool {
+/// below it overlapping `dirty` (X's ancestors keep their children). Yes where either tree has
+/// an error. Looks at most at 4,096 nodes; past it, says yes.
+fn renumbers(config: &LanguageConfig, tree: &Tree, dirty: Span, from_error: bool) -> bool {
     let parents: Vec<&str> =
         config.patterns.iter().flat_map(|p| p.place_parents.iter().map(String::as_str)).collect();
     if parents.is_empty() {
         return false;
+    }
+    // Error recovery reshapes a tree beyond the changed ranges' reach (an ERROR node is a
+    // child that counts), in the old tree as in the new: only error-free trees are trusted.
+    if from_error || tree.root_node().has_error() {
+        return true;
     }
     let Some(mut x) = tree.root_node().descendant_for_byte_range(dirty.start, dirty.end) else {
         return true;
@@ -2149,6 +2154,19 @@ mod tests {
             let outline = edit_outline(language, &after, start, start + text.len(), "");
             assert_eq!(names(&outline.symbols), expected.replace('3', "2"), "{language}");
         }
+    }
+
+    /// In broken text, error recovery adds or removes children beyond the changed bytes (an
+    /// ERROR node counts as an item): the gap alone is not re-extracted there. Found by a
+    /// review's random edits; the TOML case (a pair broken by an edit between its key and its
+    /// `=` stayed a symbol) failed before `{index}` too.
+    #[test]
+    fn edits_that_break_the_text_keep_names_by_place_exact() {
+        let json = "{\"a\":[1,/1 [2, {{}";
+        let outline = edit_outline("json", json, 9, 15, "\n");
+        assert_eq!(names(&outline.symbols), "a[1]");
+        let outline = edit_outline("toml", "name = \"a\"\n", 5, 5, "1");
+        assert_eq!(names(&outline.symbols), "");
     }
 
     /// `{index}` counts every item, however many (no pattern per index), and no comment.
