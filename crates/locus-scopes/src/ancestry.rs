@@ -87,15 +87,10 @@ impl Ancestry {
         for i in 0..query.pattern_count() {
             let source = &text[query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i)];
             let mut parser = PatternParser::new(source, language);
-            while parser.skip_space() {
-                let before = parser.at;
-                parser.item(&[]);
-                if parser.at == before {
-                    // Not understood: count the pattern as able to capture anything anywhere.
-                    self.chains.push(Chain { levels: vec![None; 64], inward: true, unknown: true });
-                    parser.out.clear();
-                    break;
-                }
+            if !parser.read_all() {
+                // Not understood: count the pattern as able to capture anything anywhere.
+                self.chains.push(Chain { levels: vec![None; 64], inward: true, unknown: true });
+                parser.out.clear();
             }
             let tests = kinds(i);
             // `#kind-eq?` narrows the kinds of the nodes its capture takes.
@@ -259,13 +254,8 @@ impl Touch {
         for i in 0..query.pattern_count() {
             let source = &text[query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i)];
             let mut parser = PatternParser::new(source, language);
-            while parser.skip_space() {
-                let before = parser.at;
-                parser.item(&[]);
-                if parser.at == before {
-                    self.unknown = true;
-                    break;
-                }
+            if !parser.read_all() {
+                self.unknown = true;
             }
             let rooted = query.is_pattern_rooted(i);
             match parser.root() {
@@ -401,14 +391,10 @@ fn zero_width_beside(node: Node, before: bool) -> bool {
 /// (`Query::is_pattern_rooted`). For the index's pruning (`pruning.rs`).
 pub(crate) fn read_pattern(language: &Language, pattern: &str) -> (Root, Vec<String>) {
     let mut parser = PatternParser::new(pattern, language);
-    while parser.skip_space() {
-        let before = parser.at;
-        parser.item(&[]);
-        if parser.at == before {
-            return (Root::Anywhere, parser.predicates);
-        }
+    match parser.read_all() {
+        true => (parser.root(), parser.predicates),
+        false => (Root::Anywhere, parser.predicates),
     }
-    (parser.root(), parser.predicates)
 }
 
 /// The kinds of the parent of each `@symbol.*` capture of a top-level pattern, when each lies
@@ -418,12 +404,8 @@ pub(crate) fn read_pattern(language: &Language, pattern: &str) -> (Root, Vec<Str
 /// ([`Touch`]), and the update knows which nodes' children to watch (`outline::renumbers`).
 pub(crate) fn symbol_parent_kinds(language: &Language, pattern: &str) -> Option<Vec<String>> {
     let mut parser = PatternParser::new(pattern, language);
-    while parser.skip_space() {
-        let before = parser.at;
-        parser.item(&[]);
-        if parser.at == before {
-            return None;
-        }
+    if !parser.read_all() {
+        return None;
     }
     let mut kinds = Vec::new();
     for (_, chain) in parser.out.iter().filter(|(name, _)| name.starts_with("symbol.")) {
@@ -508,6 +490,19 @@ impl<'a> PatternParser<'a> {
             }
         }
         false
+    }
+
+    /// Reads the whole pattern, item after item; false where it is stuck at text it does not
+    /// follow (it stops there).
+    fn read_all(&mut self) -> bool {
+        while self.skip_space() {
+            let before = self.at;
+            self.item(&[]);
+            if self.at == before {
+                return false;
+            }
+        }
+        true
     }
 
     /// Where the pattern read so far may root (see [`read_pattern`]).
@@ -735,11 +730,7 @@ mod tests {
         let language = Registry::builtin().by_id(language).unwrap();
         let grammar = (Registry::builtin().entry(language).grammar)();
         let mut p = PatternParser::new(text, &grammar);
-        while p.skip_space() {
-            let before = p.at;
-            p.item(&[]);
-            assert_ne!(p.at, before, "stuck at {}", &text[p.at..]);
-        }
+        assert!(p.read_all(), "stuck at {}", &text[p.at..]);
         p.out.into_iter().map(|(n, c)| (n, c.into_iter().map(|(_, l)| l).collect())).collect()
     }
 

@@ -1068,6 +1068,16 @@ fn update_traced(
     (extract(config, tree, doc), Route::Whole(refusal))
 }
 
+/// The lowest node below `root` that strictly holds `dirty` (starts before it and ends after
+/// it): the node X of [`unseen`] and [`renumbers`]; `None` when no node does.
+fn lowest_holder(root: Node, dirty: Span) -> Option<Node> {
+    let mut x = root.descendant_for_byte_range(dirty.start, dirty.end)?;
+    while !(x.start_byte() < dirty.start && dirty.end < x.end_byte()) {
+        x = x.parent()?;
+    }
+    Some(x)
+}
+
 /// Whether the symbols a gap's query found just past its end (`beyond`) are the kept sibling
 /// there, `next`, or its descendants, with `next` among them when it starts right after the
 /// gap's `end`, where the query looked. A match may
@@ -1116,15 +1126,7 @@ fn renumbers(config: &LanguageConfig, tree: &Tree, dirty: Span, from_error: bool
     if from_error || tree.root_node().has_error() {
         return true;
     }
-    let Some(mut x) = tree.root_node().descendant_for_byte_range(dirty.start, dirty.end) else {
-        return true;
-    };
-    while !(x.start_byte() < dirty.start && dirty.end < x.end_byte()) {
-        match x.parent() {
-            Some(parent) => x = parent,
-            None => break,
-        }
-    }
+    let x = lowest_holder(tree.root_node(), dirty).unwrap_or(tree.root_node());
     let overlaps = |n: &Node| n.start_byte() <= dirty.end && dirty.start <= n.end_byte();
     let mut stack = vec![x];
     let mut seen = 0usize;
@@ -1157,15 +1159,7 @@ fn unseen(config: &LanguageConfig, tree: &Tree, dirty: Span) -> bool {
     if root.has_error() {
         return false;
     }
-    let Some(mut x) = root.descendant_for_byte_range(dirty.start, dirty.end) else {
-        return false;
-    };
-    while !(x.start_byte() < dirty.start && dirty.end < x.end_byte()) {
-        match x.parent() {
-            Some(parent) => x = parent,
-            None => return false,
-        }
-    }
+    let Some(x) = lowest_holder(root, dirty) else { return false };
     // From the root down to X, each node with the field it is in.
     let mut path: Vec<(Node, Option<&str>)> = vec![(root, None)];
     let mut cursor = root.walk();
@@ -2063,19 +2057,7 @@ mod tests {
 
     /// [`python_update`] of the bytes `start..end`.
     fn python_edit(before: &str, start: usize, end: usize, new: &str) -> Route {
-        let after = format!("{}{new}{}", &before[..start], &before[end..]);
-        let language = Registry::builtin().by_id("python").unwrap();
-        let config = Registry::builtin().config(language).unwrap();
-        let previous = Source::new(Document::new(before, 0), Some(language));
-        let mut outline = (*previous.outline()).clone();
-        outline.shift(start, end, start + new.len());
-        let source = Source::new(Document::new(&after, 0), Some(language));
-        let (tree, doc) = (source.tree().unwrap(), source.doc());
-        let dirty = Span { start, end: start + new.len() };
-        let from_error = previous.tree().unwrap().root_node().has_error();
-        let (updated, route) = update_traced(&config, tree, doc, outline, dirty, from_error);
-        assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {new:?}");
-        route
+        edit_traced("python", before, start, end, new).1
     }
 
     /// `edit` (`start..end` replaced by `text`) of `before` in `language`, the outline updated
