@@ -26,6 +26,19 @@ struct Entry {
     grammar: Grammar,
     #[serde(default)]
     queries: Option<String>,
+    #[serde(default)]
+    index_skim: Option<Skim>,
+}
+
+/// `[index-skim]`: the function bodies the workspace index may parse as `pass` (`skim.rs`).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Skim {
+    lexer: String,
+    filler: String,
+    headers: Vec<String>,
+    keep: Vec<String>,
+    targets: Vec<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -59,9 +72,25 @@ fn main() {
     );
     for e in entries.values() {
         let krate = e.grammar.krate.replace('-', "_");
+        let skim = match &e.index_skim {
+            Some(s) => {
+                // The lexical rules `skim.rs` knows.
+                assert!(
+                    ["indented"].contains(&s.lexer.as_str()),
+                    "{}: index-skim: unknown lexer {:?}",
+                    e.id,
+                    s.lexer
+                );
+                format!(
+                    "Some(SkimEntry {{ lexer: {:?}, filler: {:?}, headers: &{:?}, keep: &{:?}, targets: &{:?} }})",
+                    s.lexer, s.filler, s.headers, s.keep, s.targets
+                )
+            }
+            None => "None".into(),
+        };
         writeln!(
             out,
-            "    LanguageEntry {{ id: {:?}, aliases: &{:?}, extensions: &{:?}, file_names: &{:?}, shebangs: &{:?}, comment: {:?}, queries: {:?}, grammar: || tree_sitter::Language::new({krate}::{}) }},",
+            "    LanguageEntry {{ id: {:?}, aliases: &{:?}, extensions: &{:?}, file_names: &{:?}, shebangs: &{:?}, comment: {:?}, queries: {:?}, index_skim: {skim}, grammar: || tree_sitter::Language::new({krate}::{}) }},",
             e.id, e.aliases, e.extensions, e.file_names, e.shebangs, e.comment,
             e.queries.clone().unwrap_or_else(|| e.id.clone()), e.grammar.constant,
         )

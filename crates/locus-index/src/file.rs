@@ -46,8 +46,18 @@ pub(crate) fn language_of(path: &Path, text: &str) -> Option<Language> {
     Registry::builtin().for_path(path, first)
 }
 
-/// The symbols of `text`, outlined as `language` (document order, parents first).
+/// The symbols of `text`, outlined as `language` (document order, parents first): skimmed
+/// where the language allows it (`locus_scopes::skimmed_index_outline`: the same symbols,
+/// without parsing the function bodies that hold none), else as [`symbols_of_doc`].
 pub(crate) fn symbols_of_text(text: &str, language: Language) -> Vec<Sym> {
+    if let Some((doc, outline)) = locus_scopes::skimmed_index_outline(text, language) {
+        return symbols_of_outline(&doc, &outline, language);
+    }
+    symbols_of_unskimmed_text(text, language)
+}
+
+/// The symbols of `text` parsed whole.
+fn symbols_of_unskimmed_text(text: &str, language: Language) -> Vec<Sym> {
     symbols_of_doc(Document::new(text, 0), language)
 }
 
@@ -555,12 +565,34 @@ mod tests {
 
     /// The pruned extraction, where it applies, gives the full query's symbols on broken
     /// files too: every Python corpus and fidelity file, each cut down to its first 1,500 bytes
-    /// and mutated 200 times (a span deleted, or a fragment that leaves something unclosed or
-    /// misplaced inserted at a random place), from a fixed seed. (The MISSING-node case of
-    /// the test above, which a review's mutations found once in about 2,000 files, is rarer
-    /// than these reach: that test keeps it.)
+    /// and mutated 200 times ([`mutated_python_files`]). (The MISSING-node case of the test
+    /// above, which a review's mutations found once in about 2,000 files, is rarer than these
+    /// reach: that test keeps it.)
     #[test]
     fn the_pruned_extraction_follows_the_full_query_in_mutated_files() {
+        let python = Registry::builtin().by_id("python").unwrap();
+        let (mut compared, mut differ) = (0, Vec::new());
+        mutated_python_files(|text| {
+            let BothWays { full, pruned, .. } = both_ways(text, python);
+            let Some(pruned) = pruned else { return };
+            compared += 1;
+            if pruned != full {
+                differ.push(text.to_string());
+            }
+        });
+        assert!(compared >= 100, "only {compared} mutated files were pruned");
+        assert!(
+            differ.is_empty(),
+            "{} of {compared} differ, the first: {:?}",
+            differ.len(),
+            differ[0]
+        );
+    }
+
+    /// Every Python corpus and fidelity file, cut down to its first 1,500 bytes and mutated
+    /// 200 times (a span deleted, or a fragment that leaves something unclosed or misplaced
+    /// inserted at a random place), from a fixed seed, each given to `check`.
+    fn mutated_python_files(mut check: impl FnMut(&str)) {
         const FRAGMENTS: &[&str] = &[
             "(",
             ")",
@@ -589,7 +621,6 @@ mod tests {
         const MUTATIONS: usize = 200;
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let dirs = [root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")];
-        let python = Registry::builtin().by_id("python").unwrap();
         let files: Vec<_> =
             index_query_files(&dirs).into_iter().filter(|(_, l)| l.id() == "python").collect();
         assert!(files.len() >= 5, "only {} Python files under {dirs:?}", files.len());
@@ -601,7 +632,6 @@ mod tests {
             state ^= state << 17;
             (state % n.max(1) as u64) as usize
         };
-        let (mut compared, mut differ) = (0, Vec::new());
         for (path, _) in &files {
             let whole = std::fs::read_to_string(path).unwrap();
             let mut end = whole.len().min(1500);
@@ -625,15 +655,90 @@ mod tests {
                         text.insert_str(at, FRAGMENTS[next(FRAGMENTS.len())]);
                     }
                 }
-                let BothWays { full, pruned, .. } = both_ways(&text, python);
-                let Some(pruned) = pruned else { continue };
-                compared += 1;
-                if pruned != full {
-                    differ.push(text);
-                }
+                check(&text);
             }
         }
-        assert!(compared >= 100, "only {compared} mutated files were pruned");
+    }
+
+    /// What skimming gives a file against its whole parse: `None` where nothing is skimmed;
+    /// else whether the whole parse has an error, and both symbol lists.
+    fn skimmed_and_whole(text: &str, language: Language) -> Option<(bool, Vec<Sym>, Vec<Sym>)> {
+        let (doc, outline) = locus_scopes::skimmed_index_outline(text, language)?;
+        let skimmed = symbols_of_outline(&doc, &outline, language);
+        let whole = symbols_of_unskimmed_text(text, language);
+        let tree = locus_scopes::index_parse(&Document::new(text, 0), language).unwrap();
+        Some((tree.root_node().has_error(), skimmed, whole))
+    }
+
+    /// Skimming (the function bodies that hold nothing the index keeps parsed as `pass`) gives
+    /// the index exactly the symbols of the whole parse (names, kinds, parents, lines,
+    /// signatures, order) on every Python corpus and fidelity file, and skims most of them.
+    /// `LOCUS_SKIM_COMPARE_DIR=DIR[:DIR…]` compares every Python file under those folders
+    /// instead (the standard library) and prints the files that differ; only files whose whole
+    /// parse has an error may (a syntax error inside a skimmed body is not seen: `skim.rs`).
+    #[test]
+    fn skimming_gives_the_symbols_of_the_whole_parse() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dirs: Vec<std::path::PathBuf> = match std::env::var_os("LOCUS_SKIM_COMPARE_DIR") {
+            Some(d) => std::env::split_paths(&d).collect(),
+            None => {
+                vec![root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")]
+            }
+        };
+        let files: Vec<_> =
+            index_query_files(&dirs).into_iter().filter(|(_, l)| l.id() == "python").collect();
+        let (mut skimmed, mut symbols, mut broken) = (0, 0, Vec::new());
+        for (path, language) in &files {
+            let Ok(text) = std::fs::read_to_string(path) else { continue };
+            let Some((error, skim, whole)) = skimmed_and_whole(&text, *language) else {
+                continue;
+            };
+            skimmed += 1;
+            symbols += whole.len();
+            if skim != whole {
+                assert!(
+                    error,
+                    "{}: skimming changed the symbols of a file without errors",
+                    path.display()
+                );
+                broken.push(path.display().to_string());
+            }
+        }
+        eprintln!(
+            "{} Python files, {skimmed} skimmed, {symbols} symbols; differing (syntax errors): {broken:?}",
+            files.len()
+        );
+        assert!(skimmed * 2 > files.len(), "only {skimmed} of {} files skimmed", files.len());
+        if std::env::var_os("LOCUS_SKIM_COMPARE_DIR").is_none() {
+            assert!(broken.is_empty(), "{broken:?}");
+        }
+    }
+
+    /// Skimming gives the whole parse's symbols on broken files too, wherever the whole parse
+    /// has no error or the skimmed one has (then the file is parsed whole): the mutated files
+    /// of [`mutated_python_files`]. Where only the whole parse has an error, inside a skimmed
+    /// body, the two may differ; counted, not compared.
+    #[test]
+    fn skimming_follows_the_whole_parse_in_mutated_files() {
+        let python = Registry::builtin().by_id("python").unwrap();
+        let (mut compared, mut unseen, mut unseen_differ, mut differ) = (0, 0, 0, Vec::new());
+        mutated_python_files(|text| {
+            let Some((error, skimmed, whole)) = skimmed_and_whole(text, python) else { return };
+            if error {
+                unseen += 1;
+                unseen_differ += usize::from(skimmed != whole);
+                return;
+            }
+            compared += 1;
+            if skimmed != whole {
+                differ.push(text.to_string());
+            }
+        });
+        eprintln!(
+            "{compared} skimmed mutated files compared; {unseen} with an error only the whole \
+             parse has, {unseen_differ} of them with other symbols"
+        );
+        assert!(compared >= 40, "only {compared} mutated files were skimmed and compared");
         assert!(
             differ.is_empty(),
             "{} of {compared} differ, the first: {:?}",

@@ -19,6 +19,29 @@ pub fn index_outline(doc: &Document, language: Language) -> Outline {
         .unwrap_or_default()
 }
 
+/// The index's outline of a file's `text` parsed skimmed (`skim.rs`: the bodies of functions
+/// that hold nothing the index keeps read as one filler statement), with the skimmed text's
+/// document, whose offsets and lines are the file's. `None` where the language does not skim,
+/// nothing in `text` is skimmed, or the skimmed text's tree has an error (the caller then
+/// takes [`index_outline`] of the text itself): so a file that parses without error gives
+/// the index the symbols of its unskimmed outline, and a file with errors outside its
+/// skimmed bodies too. A kept symbol's lines and name are never in a skimmed body: a body
+/// that holds a definition or declares a member is not skimmed.
+pub fn skimmed_index_outline(text: &str, language: Language) -> Option<(Document, Outline)> {
+    let rules = Registry::builtin().entry(language).index_skim.as_ref()?;
+    let skimmed = crate::skim::skim(text, rules)?;
+    let doc = Document::new(&skimmed, 0);
+    let config = Registry::builtin().index_config(language).ok()?;
+    let mut parser = Parser::new();
+    parser.set_language(config.grammar()).ok()?;
+    let tree = source::parse(&mut parser, &doc, None)?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let outline = crate::pruned::extract(&config, &tree, &doc);
+    Some((doc, outline))
+}
+
 /// How [`index_outline_of_tree`] extracts: what the index does, or one of its two ways alone
 /// (for comparisons and measurements: `examples/prune_compare.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,11 +22,13 @@ mod pruned;
 mod pruning;
 mod query;
 mod registry;
+mod skim;
 mod source;
 
-pub use builtin::LanguageEntry;
+pub use builtin::{LanguageEntry, SkimEntry};
 pub use indexing::{
     IndexExtraction, index_outline, index_outline_of_source, index_outline_of_tree, index_parse,
+    skimmed_index_outline,
 };
 pub use kind::SymbolKind;
 pub use outline::{Outline, Span, Symbol};

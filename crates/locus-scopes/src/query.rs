@@ -980,6 +980,7 @@ pub(crate) mod tests {
             shebangs: &[],
             comment: Some("//"),
             queries: "javascript",
+            index_skim: None,
             grammar: || tree_sitter::Language::new(tree_sitter_javascript::LANGUAGE),
         }
     }

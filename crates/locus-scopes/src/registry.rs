@@ -141,6 +141,7 @@ impl Registry {
         use std::hash::Hash;
         for e in self.entries {
             (e.id, e.aliases, e.extensions, e.file_names, e.shebangs, e.queries).hash(state);
+            e.index_skim.hash(state);
             let g = (e.grammar)();
             let version = g.metadata().map(|m| (m.major_version, m.minor_version, m.patch_version));
             (g.abi_version(), version, g.node_kind_count(), g.field_count()).hash(state);

@@ -1,0 +1,532 @@
+//! Skimming: the text the workspace index parses in place of a file, with the bodies of the
+//! functions that hold nothing the index keeps written as one filler statement (`pass`).
+//!
+//! The index drops what a function body declares (locals, parameters) except nested
+//! definitions and the members a method declares (`self.x = …`), yet parsing those bodies is
+//! most of the parse of a file. A language's `[index-skim]` (`grammars/<id>.toml`) names the
+//! words that open a function (`def`), the words whose presence keeps a body (`def`, `class`)
+//! and the names whose attributes, assigned, declare members (`self`, `cls`). A body with
+//! none of these is blanked: every byte becomes a space (newlines kept, so every offset,
+//! line and column outside it is the file's), and the filler is written at the body's
+//! indentation on the line where its last statement ends, so that the function still ends on
+//! that line (comments after it are left as they are: tree-sitter counts them in the block).
+//!
+//! **Exactness.** The skimmed text is read by the language's lexical rules (`lexer`), here
+//! Python's: strings with their prefixes, f-string replacement fields, brackets, `#`
+//! comments, backslash continuations, indentation in spaces. Anything outside what the
+//! reader follows (a tab in an indentation, an unterminated string, a bracket closed by the
+//! wrong one, a quote inside an f-string's field, a character Python has no token for) skims
+//! nothing in the file. The caller parses the skimmed text and takes it only when its tree
+//! has no error; otherwise it parses the file itself. So a file that parses without errors
+//! gives the index the symbols it would give unskimmed (tested on the corpus and the Python
+//! standard library, `crates/locus-index/src/file.rs`). The one difference: a syntax error
+//! inside a skimmed body, which the reader does not see, is not seen by the index either;
+//! it outlines the file as if the body were well formed, where tree-sitter's error recovery
+//! may have changed the symbols around it (pyright, whose outline the editor's follows,
+//! keeps them).
+//!
+//! Target detection errs on the side of keeping a body: a line that names a target and has,
+//! at bracket depth 0 after it, an assignment (`=`, `+=`, …) or a `:` that is not the line's
+//! last token (an annotation), or that starts with `for`, `with` or `async` or holds `as`,
+//! keeps its body.
+
+use crate::builtin::SkimEntry;
+
+/// `text` with its skimmable function bodies blanked (see the module's docs), or `None` where
+/// nothing is skimmed: no such body, or a text the reader does not follow.
+pub(crate) fn skim(text: &str, rules: &SkimEntry) -> Option<String> {
+    match rules.lexer {
+        "indented" => skim_indented(text, rules),
+        _ => None,
+    }
+}
+
+/// One logical line of an indentation-structured text (a statement, or a compound
+/// statement's header), as far as skimming needs it.
+#[derive(Debug)]
+struct Line {
+    /// Where its first physical line starts.
+    start: usize,
+    /// Its indentation, in spaces.
+    indent: usize,
+    /// The end of its last token.
+    end: usize,
+    /// It opens a function: starts with a header word (or `async` and one) and ends in `:`.
+    header: bool,
+    /// It keeps the body it is in: holds a keep word, or may assign to a target's attribute.
+    keeps: bool,
+}
+
+fn skim_indented(text: &str, rules: &SkimEntry) -> Option<String> {
+    let lines = logical_lines(text.as_bytes(), rules)?;
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let header = &lines[i];
+        if !header.header {
+            i += 1;
+            continue;
+        }
+        let body_end =
+            i + 1 + lines[i + 1..].iter().take_while(|l| l.indent > header.indent).count();
+        let body = &lines[i + 1..body_end];
+        let Some((first, last)) = body.first().zip(body.last()) else {
+            i += 1;
+            continue;
+        };
+        let indent = first.indent;
+        // Lines less indented than the first are an indentation error: left to the parser.
+        if body.iter().any(|l| l.keeps || l.indent < indent) {
+            i += 1;
+            continue;
+        }
+        let to = last.end;
+        let last_line =
+            text.as_bytes()[..to].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        if to - last_line < indent + rules.filler.len() {
+            // No room for the filler on the last line (`)` closing a call): kept.
+            i += 1;
+            continue;
+        }
+        let bytes = out.get_or_insert_with(|| text.as_bytes().to_vec());
+        for b in &mut bytes[first.start..to] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+        let at = last_line + indent;
+        bytes[at..at + rules.filler.len()].copy_from_slice(rules.filler.as_bytes());
+        // No header inside: a nested `def` is a keep word.
+        i = body_end;
+    }
+    // Blanking whole runs of bytes between line starts and token ends, and writing ASCII,
+    // keeps the text UTF-8.
+    out.map(|bytes| String::from_utf8(bytes).expect("blanked whole characters"))
+}
+
+/// The text's logical lines (blank and comment-only lines left out), or `None` where the
+/// text leaves what the reader follows.
+fn logical_lines(b: &[u8], rules: &SkimEntry) -> Option<Vec<Line>> {
+    let mut lines = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        while i < b.len() && b[i] == b' ' {
+            i += 1;
+        }
+        match b.get(i) {
+            None => break,
+            // Indentation in tabs or form feeds: columns the reader does not count.
+            Some(b'\t' | 0x0c) => return None,
+            Some(b'\n') => i += 1,
+            Some(b'\r') => i = newline(b, i)?,
+            Some(b'#') => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            Some(_) => {
+                let mut lexer = LineLexer::new(b, rules);
+                let (line, next) = lexer.line(start, i)?;
+                lines.push(line);
+                i = next;
+            }
+        }
+    }
+    Some(lines)
+}
+
+/// The offset after the newline at `i` (`\n` or `\r\n`); `None` for a lone `\r`.
+fn newline(b: &[u8], i: usize) -> Option<usize> {
+    match (b[i], b.get(i + 1)) {
+        (b'\n', _) => Some(i + 1),
+        (b'\r', Some(b'\n')) => Some(i + 2),
+        _ => None,
+    }
+}
+
+/// Reads one logical line token by token.
+struct LineLexer<'a> {
+    b: &'a [u8],
+    rules: &'a SkimEntry,
+    /// The closing brackets expected, innermost last.
+    brackets: Vec<u8>,
+    /// The first two words (identifiers or keywords).
+    words: [Option<&'a [u8]>; 2],
+    /// The last token was `:`.
+    colon: bool,
+    /// A target name was seen.
+    target: bool,
+    /// A `:` at depth 0 after a target: keeps the body if another token follows.
+    annotation: bool,
+    /// The word `as` was seen.
+    saw_as: bool,
+    keeps: bool,
+}
+
+impl<'a> LineLexer<'a> {
+    fn new(b: &'a [u8], rules: &'a SkimEntry) -> Self {
+        LineLexer {
+            b,
+            rules,
+            brackets: Vec::new(),
+            words: [None, None],
+            colon: false,
+            target: false,
+            annotation: false,
+            saw_as: false,
+            keeps: false,
+        }
+    }
+
+    /// The logical line whose first physical line starts at `start` and whose first token is
+    /// at `first`, with the offset after it.
+    fn line(&mut self, start: usize, first: usize) -> Option<(Line, usize)> {
+        let b = self.b;
+        let mut i = first;
+        let mut end = first;
+        loop {
+            let Some(&c) = b.get(i) else {
+                if !self.brackets.is_empty() {
+                    return None;
+                }
+                break;
+            };
+            match c {
+                b' ' | b'\t' | 0x0c => {
+                    i += 1;
+                    continue;
+                }
+                b'\n' | b'\r' => {
+                    i = newline(b, i)?;
+                    if self.brackets.is_empty() {
+                        break;
+                    }
+                    continue;
+                }
+                b'#' => {
+                    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                // A continuation line.
+                b'\\' => {
+                    if !matches!(b.get(i + 1), Some(b'\n' | b'\r')) {
+                        return None;
+                    }
+                    i = newline(b, i + 1)?;
+                    continue;
+                }
+                _ => {}
+            }
+            if self.annotation {
+                self.keeps = true;
+            }
+            i = self.token(i)?;
+            end = i;
+        }
+        let is = |w: Option<&[u8]>, set: &[&str]| {
+            w.is_some_and(|w| set.iter().any(|s| s.as_bytes() == w))
+        };
+        let [w0, w1] = self.words;
+        let header = self.colon
+            && (is(w0, self.rules.headers) || (w0 == Some(b"async") && is(w1, self.rules.headers)));
+        if self.target && (self.saw_as || is(w0, &["for", "with", "async"])) {
+            self.keeps = true;
+        }
+        let indent = first - start;
+        Some((Line { start, indent, end, header, keeps: self.keeps }, i))
+    }
+
+    /// Reads the token at `i` (not a space, newline or comment); the offset after it.
+    fn token(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let c = b[i];
+        let at = |k: usize| b.get(k).copied().unwrap_or(0);
+        self.colon = false;
+        if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
+            let mut j = i;
+            while j < b.len() && (b[j] == b'_' || b[j].is_ascii_alphanumeric() || b[j] >= 0x80) {
+                j += 1;
+            }
+            let word = &b[i..j];
+            if matches!(at(j), b'\'' | b'"') && is_string_prefix(word) {
+                let f = word.iter().any(|c| c.eq_ignore_ascii_case(&b'f'));
+                return self.string(j, f);
+            }
+            self.word(word);
+            return Some(j);
+        }
+        if c.is_ascii_digit() || (c == b'.' && at(i + 1).is_ascii_digit()) {
+            let mut j = i;
+            while j < b.len() && (b[j] == b'_' || b[j] == b'.' || b[j].is_ascii_alphanumeric()) {
+                j += 1;
+            }
+            return Some(j);
+        }
+        let depth0 = self.brackets.is_empty();
+        let assign = |this: &mut Self| {
+            if depth0 && this.target {
+                this.keeps = true;
+            }
+        };
+        Some(match c {
+            b'\'' | b'"' => return self.string(i, false),
+            b'(' | b'[' | b'{' => {
+                self.brackets.push(match c {
+                    b'(' => b')',
+                    b'[' => b']',
+                    _ => b'}',
+                });
+                i + 1
+            }
+            b')' | b']' | b'}' => {
+                if self.brackets.pop() != Some(c) {
+                    return None;
+                }
+                i + 1
+            }
+            b'=' if at(i + 1) == b'=' => i + 2,
+            b'=' => {
+                assign(self);
+                i + 1
+            }
+            b'!' if at(i + 1) == b'=' => i + 2,
+            b':' if at(i + 1) == b'=' => i + 2,
+            b':' => {
+                self.colon = true;
+                if depth0 && self.target {
+                    self.annotation = true;
+                }
+                i + 1
+            }
+            b'-' if at(i + 1) == b'>' => i + 2,
+            // `<<=`, `>>=`, `**=`, `//=`: augmented assignments; `<<`, `>>`, `<=`, `>=`,
+            // `<>`, `**`, `//`: operators.
+            b'<' | b'>' | b'*' | b'/' if at(i + 1) == c => {
+                if at(i + 2) == b'=' {
+                    assign(self);
+                    i + 3
+                } else {
+                    i + 2
+                }
+            }
+            b'<' | b'>' => i + 1 + usize::from(matches!(at(i + 1), b'=' | b'>')),
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' => {
+                if at(i + 1) == b'=' {
+                    assign(self);
+                    i + 2
+                } else {
+                    i + 1
+                }
+            }
+            b'.' | b',' | b';' | b'~' => i + 1,
+            // `$`, `?`, a backtick, a control character, a lone `!`: no Python token.
+            _ => return None,
+        })
+    }
+
+    fn word(&mut self, word: &'a [u8]) {
+        if let Some(slot) = self.words.iter_mut().find(|w| w.is_none()) {
+            *slot = Some(word);
+        }
+        let is = |set: &[&str]| set.iter().any(|s| s.as_bytes() == word);
+        if is(self.rules.keep) {
+            self.keeps = true;
+        }
+        if is(self.rules.targets) {
+            self.target = true;
+        }
+        if word == b"as" {
+            self.saw_as = true;
+        }
+    }
+
+    /// Reads the string literal whose opening quote is at `i`; the offset after it.
+    fn string(&mut self, i: usize, f: bool) -> Option<usize> {
+        let b = self.b;
+        self.colon = false;
+        let q = b[i];
+        let triple = b.get(i..i + 3) == Some(&[q, q, q][..]);
+        let mut j = i + if triple { 3 } else { 1 };
+        loop {
+            let c = *b.get(j)?;
+            match c {
+                b'\\' => {
+                    j += 1;
+                    // An escaped newline (`\r\n` is one).
+                    j += if b.get(j..j + 2) == Some(b"\r\n") { 2 } else { 1 };
+                }
+                b'\n' | b'\r' if !triple => return None,
+                _ if c == q => {
+                    if !triple {
+                        return Some(j + 1);
+                    }
+                    if b.get(j..j + 3) == Some(&[q, q, q][..]) {
+                        return Some(j + 3);
+                    }
+                    j += 1;
+                }
+                b'{' if f && b.get(j + 1) == Some(&b'{') => j += 2,
+                b'{' if f => j = replacement_field(b, j + 1, triple)?,
+                _ => j += 1,
+            }
+        }
+    }
+}
+
+/// The offset after the `}` that closes the f-string replacement field whose text starts at
+/// `i`; `None` where it holds a quote, a comment or a backslash (nested strings, which
+/// Python 3.12 allows, are not followed) or a newline in a one-line string.
+fn replacement_field(b: &[u8], mut i: usize, triple: bool) -> Option<usize> {
+    let mut depth = 1;
+    loop {
+        match *b.get(i)? {
+            b'\'' | b'"' | b'#' | b'\\' => return None,
+            b'\n' | b'\r' if !triple => return None,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// `r`, `b`, `u`, `f` and their two-letter combinations, in any case.
+fn is_string_prefix(word: &[u8]) -> bool {
+    let lower: Vec<u8> = word.iter().map(u8::to_ascii_lowercase).collect();
+    matches!(&lower[..], b"r" | b"b" | b"u" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PYTHON: SkimEntry = SkimEntry {
+        lexer: "indented",
+        filler: "pass",
+        headers: &["def"],
+        keep: &["def", "class"],
+        targets: &["self", "cls"],
+    };
+
+    fn skimmed(text: &str) -> Option<String> {
+        let out = skim(text, &PYTHON);
+        if let Some(out) = &out {
+            assert_eq!(out.len(), text.len());
+            let lines = |t: &str| t.match_indices('\n').map(|(i, _)| i).collect::<Vec<_>>();
+            assert_eq!(lines(out), lines(text), "newlines stay where they are");
+        }
+        out
+    }
+
+    #[test]
+    fn a_body_with_nothing_kept_becomes_the_filler_on_its_last_line() {
+        let text = "def f(a):\n    \"\"\"Doc.\"\"\"\n    x = a + 1\n    return x\n\ny = 2\n";
+        assert_eq!(
+            skimmed(text).unwrap(),
+            "def f(a):\n              \n             \n    pass    \n\ny = 2\n"
+        );
+    }
+
+    #[test]
+    fn trailing_comments_and_later_code_are_left_as_they_are() {
+        let text = "def f():\n    return g(1,\n             2)  # two\n    # after\nz = 1\n";
+        assert_eq!(
+            skimmed(text).unwrap(),
+            "def f():\n               \n    pass         # two\n    # after\nz = 1\n"
+        );
+    }
+
+    #[test]
+    fn bodies_that_hold_definitions_or_assign_members_are_kept() {
+        for body in [
+            "def g(): pass",
+            "class C: pass",
+            "self.x = 1",
+            "self.x: int",
+            "self.x += 1",
+            "self.a, self.b = 1, 2",
+            "cls.registry = {}",
+            "for self.i in range(3): pass",
+            "with open(p) as self.f: pass",
+            "x = 1; self.y = 2",
+            "self.x[0] = 1",
+            // Errs on keeping: a `:` after a target that is not the line's last token.
+            "if self.x: return",
+        ] {
+            let text = format!("def f(self):\n    {body}\n");
+            assert_eq!(skimmed(&text), None, "{body}");
+        }
+    }
+
+    #[test]
+    fn bodies_that_only_read_members_or_name_words_alike_are_skimmed() {
+        for body in [
+            "return self.x",
+            "y = self.x + 1",
+            "self.run(default=1)",
+            "if self.x:\n        return",
+            "subclass = define(classes)",
+            "s = 'def class self.x = 1'",
+            "s = f'{self.x!r:>{width}}'",
+            "t = (self.x ==\n         1)",
+            "a[self.i == 1] if self.x else None",
+        ] {
+            let text = format!("def f(self):\n    {body}\n");
+            assert!(skimmed(&text).is_some(), "{body}");
+        }
+    }
+
+    #[test]
+    fn nested_functions_are_skimmed_inside_a_kept_body() {
+        let text = "def f():\n    def g():\n        return 1\n    return g\n";
+        assert_eq!(
+            skimmed(text).unwrap(),
+            "def f():\n    def g():\n        pass    \n    return g\n"
+        );
+    }
+
+    #[test]
+    fn async_functions_and_methods_are_skimmed() {
+        let text = "class A:\n    async def f(self):\n        await self.g()\n";
+        assert_eq!(
+            skimmed(text).unwrap(),
+            "class A:\n    async def f(self):\n        pass          \n"
+        );
+    }
+
+    #[test]
+    fn a_last_line_too_short_for_the_filler_keeps_its_body() {
+        assert_eq!(skimmed("def f():\n    return g(\n        1\n)\n"), None);
+    }
+
+    #[test]
+    fn texts_the_reader_does_not_follow_skim_nothing() {
+        for text in [
+            "def f():\n\treturn 1\n",
+            "def f():\n    s = 'open\n",
+            "def f():\n    return (1]\n",
+            "def f():\n    return f'{d[\"k\"]}'\n",
+            "def f():\n    return `x`\n",
+            "def f():\n    return 1\r",
+            "def f():\n    return (1\n",
+        ] {
+            assert_eq!(skimmed(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn crlf_and_continuations_and_multibyte_text_are_followed() {
+        let text = "def f():\r\n    x = 'é' + \\\r\n        \"ü\"\r\n    return x\r\n";
+        let out = skimmed(text).unwrap();
+        assert!(out.ends_with("\r\n    pass    \r\n"), "{out:?}");
+        assert_eq!(out.matches("\r\n").count(), 4);
+    }
+}
