@@ -206,7 +206,8 @@ async def agreement(client, symbols):
 async def editor_edits(tree: Path, count: int) -> dict:
     """A real `locus lsp` with its sidecar over the tree, driven by a minimal LSP client
     (tests/e2e/mcp_common.py): an edit to an open 2,600-line file (argparse.py) sent as
-    didChange, then `symbol_search` over MCP HTTP until it finds the new name."""
+    didChange, then `symbol_search` over MCP HTTP until it finds the new name; and the `locus
+    lsp` process's CPU time and memory once its index is built and after the edits."""
     sys.path.insert(0, str(ROOT / "tests" / "e2e"))
     from mcp_common import Env, Sidecar
     from mcp.client.streamable_http import streamable_http_client
@@ -225,6 +226,8 @@ async def editor_edits(tree: Path, count: int) -> dict:
         async with client:
             while "indexing" in (await client.call_tool("symbol_search", {"query": "x"})).structured_content["data"]:
                 pass
+            # The whole `locus lsp` (editor mirror, the open file's tree, the index) once built.
+            after_build = proc_figures(sidecar.proc.pid)
             found, inside = [], []
             for i in range(count):
                 name = f"typed_in_editor_{i}"
@@ -238,7 +241,8 @@ async def editor_edits(tree: Path, count: int) -> dict:
                     if time.perf_counter() - start > 10:
                         raise SystemExit(f"{name} not found within 10 s")
                 found.append((time.perf_counter() - start) * 1000)
-        return {"found_after_ms": summary(found), "finding_search_inside_locus_ms": summary(inside)}
+        return {"found_after_ms": summary(found), "finding_search_inside_locus_ms": summary(inside),
+                "lsp_after_build": after_build, "lsp_after_edits": proc_figures(sidecar.proc.pid)}
     finally:
         sidecar.stop()
 

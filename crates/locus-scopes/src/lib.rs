@@ -6,7 +6,8 @@
 //!
 //! **Invariants.**
 //! - No language is named in Rust: behaviour that differs between languages lives in the
-//!   registry and the query files.
+//!   registry and the query files. (A registry entry's `[index-skim]` picks one of the
+//!   lexical readers of `skim.rs` by name, as its `grammar` picks a crate.)
 //! - Nothing here fails as a whole: a language whose queries do not load is treated as plain
 //!   text and [`Source::error`] says why; every other language keeps working.
 //! - Offsets are UTF-8 bytes of the [`locus_doc::Document`]; no protocol types appear here.
