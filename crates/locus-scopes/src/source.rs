@@ -188,10 +188,18 @@ impl Version {
         let previous = from.outline(which);
         // Nobody else holds the earlier outline (the usual case): take it rather than copy it.
         let mut previous = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
-        for e in edits {
+        // The bytes the edits themselves wrote, in this version's offsets (`dirty` is these and
+        // all that changed syntax around them).
+        let mut edited = Span { start: dirty.start, end: dirty.start };
+        for (i, e) in edits.iter().enumerate() {
             previous.shift(e.start, e.old_end, e.new_end);
+            let (start, end) = match i {
+                0 => (e.start, e.new_end),
+                _ => (e.moved(edited.start).min(e.start), e.moved(edited.end).max(e.new_end)),
+            };
+            edited = Span { start, end };
         }
-        outline::update(&config, tree, &self.doc, previous, dirty, from_error)
+        outline::update(&config, tree, &self.doc, previous, dirty, edited, from_error)
     }
 
     /// Where the next version's outline of a cell comes from, after `shift`: this version's,

@@ -21,6 +21,11 @@ const MD_SEED: &str = "# Title 🚀\n\nText.\n\n## Sub\n\n```\n# not a heading\n
 const JSON_SEED: &str =
     "{\"a\": [\n  {\"x\": 1},\n  5,\n  [2, {\"y\": 3}],\n  {\"z\": [{}]}\n], \"b\": {}}\n";
 const YAML_SEED: &str = "a:\n  - x: 1\n  # c\n  - 5\n  - - y: 2\n    - [3, {z: 4}]\nb: 1\n";
+/// Items whose last scalar ends them: typing in it may re-extract the item alone, never where
+/// the edit reaches the item's end (it may delete the items after it).
+const YAML_ITEMS_SEED: &str =
+    "- name: item0\n  value: 0\n- 5\n- name: item2\n  value: 22\n- name: item3\n  value: 3\n";
+const TOML_SEED: &str = "[a]\nx = 1\ny = [1, 2, {z = 3}]\n\n[[b]]\nk = \"v\"\n\n[[b]]\nk = 22\n";
 
 fn fragments() -> impl Strategy<Value = String> {
     proptest::collection::vec(
@@ -54,6 +59,8 @@ fn fragments() -> impl Strategy<Value = String> {
             Just("{\"k\": [], \"j\": 1}"),
             Just("\n  - k: 1"),
             Just("- "),
+            Just("7"),
+            Just(": "),
         ],
         0..6,
     )
@@ -65,7 +72,7 @@ proptest! {
 
     #[test]
     fn incremental_tree_and_outline_equal_a_fresh_parse(
-        (lang, seed) in prop_oneof![Just(("typescript", TS_SEED)), Just(("python", PY_SEED)), Just(("markdown", MD_SEED)), Just(("json", JSON_SEED)), Just(("yaml", YAML_SEED))],
+        (lang, seed) in prop_oneof![Just(("typescript", TS_SEED)), Just(("python", PY_SEED)), Just(("markdown", MD_SEED)), Just(("json", JSON_SEED)), Just(("yaml", YAML_SEED)), Just(("yaml", YAML_ITEMS_SEED)), Just(("toml", TOML_SEED))],
         edits in proptest::collection::vec((0u32..16, 0u32..40, 0u32..3, 0u32..12, fragments(), any::<bool>()), 1..16),
     ) {
         let lang = Registry::builtin().by_id(lang).unwrap();
