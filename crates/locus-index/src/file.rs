@@ -708,9 +708,148 @@ mod tests {
             "{} Python files, {skimmed} skimmed, {symbols} symbols; differing (syntax errors): {broken:?}",
             files.len()
         );
-        assert!(skimmed * 2 > files.len(), "only {skimmed} of {} files skimmed", files.len());
         if std::env::var_os("LOCUS_SKIM_COMPARE_DIR").is_none() {
+            assert!(skimmed * 2 > files.len(), "only {skimmed} of {} files skimmed", files.len());
             assert!(broken.is_empty(), "{broken:?}");
+        }
+    }
+
+    /// Texts where tree-sitter reads Python otherwise than Python does, or than a simple
+    /// reader would, from a review that looked for them (each differed before the reader
+    /// followed tree-sitter there, or is a neighbour of one that did): f-string fields opened
+    /// at `\{`, `t`-string and long prefixes, `\N{…}` holding quotes, a line continued
+    /// before its first token, a form feed, a lone `\r`, characters the scanner reads as
+    /// spaces (U+200B, U+FEFF, U+00A0, U+3000), and lines tree-sitter joins because the
+    /// grammar cannot end them there (`self.` + newline + `x = 1`). Each is either not skimmed
+    /// or skimmed to the whole parse's symbols.
+    #[test]
+    fn skimming_follows_tree_sitters_reading_of_odd_texts() {
+        let python = Registry::builtin().by_id("python").unwrap();
+        for (name, text) in [
+            ("backtick", "def f():\n    return 1\nx = `y`\n"),
+            ("bom_start", "\u{feff}def f():\n    return 1\n"),
+            (
+                "case_list",
+                "class A:\n    def f(self):\n        match y:\n            case [self.a, *b]:\n                pass\n",
+            ),
+            (
+                "case_tuple",
+                "class A:\n    def f(self):\n        match y:\n            case (self.a, b):\n                pass\n",
+            ),
+            ("comp_attr", "class A:\n    def f(self):\n        z = [0 for self.a in y]\n"),
+            (
+                "comp_listpattern",
+                "class A:\n    def f(self):\n        z = {0 for [self.a, b] in y}\n",
+            ),
+            (
+                "comp_patternlist",
+                "class A:\n    def f(self):\n        z = [0 for self.a, b in y]\n",
+            ),
+            (
+                "comp_tuplepattern",
+                "class A:\n    def f(self):\n        z = [0 for (self.a, b) in y]\n",
+            ),
+            (
+                "cont_depth_cls",
+                "class A:\n    def f(cls):\n        if a:\n            if b:\n                pass\n    \\\n                cls.x = 1\n",
+            ),
+            (
+                "cont_depth_self",
+                "class A:\n    def f(this):\n        if a:\n            if b:\n                pass\n    \\\n                self.x = 1\n",
+            ),
+            (
+                "cont_depth_self2",
+                "class A:\n    def f(this):\n        if a:\n            return\n    \\\n    self.x = 1\n",
+            ),
+            (
+                "cr_after_pass",
+                "def f():\n    x = \"\"\"\nabcdefgh\rij\"\"\"\n\ndef g():\n    pass\n",
+            ),
+            ("cr_escaped", "def f():\n    x = \"abcdefgh\\\rij\"\n\ndef g():\n    pass\n"),
+            (
+                "cr_in_triple",
+                "class A:\n    def f(self):\n        y = \"\"\"\n\r      abc\"\"\"\n    def g(self):\n        pass\n",
+            ),
+            ("cr_in_triple2", "def f():\n    y = \"\"\"\n  \r       abc\"\"\"\n"),
+            (
+                "cr_overwritten",
+                "def f():\n    x = \"\"\"\nabcde\rfghij\"\"\"\n\ndef g():\n    pass\n",
+            ),
+            ("del_list", "class A:\n    def f(self):\n        del [self.a, b]\n"),
+            ("del_tuple", "class A:\n    def f(self):\n        del (self.a, b)\n"),
+            (
+                "f_escbrace_self",
+                "class A:\n    def f(self):\n        x = f\"\\{'\"'}\"; self.a = 1  # '\n",
+            ),
+            (
+                "fb_prefix",
+                "class A:\n    def f(self):\n        x = fb\"{'\"'}\"; self.a = 1  # '\n",
+            ),
+            ("feff_self", "class A:\n    def f(self):\n        \u{feff}self.a = 1\n"),
+            ("ff_after_continuation", "def f():\n    x = 1\n    \\\n\u{c}yy = 22222222\n"),
+            (
+                "ff_after_continuation_cls",
+                "class A:\n    def f(self):\n        x = 1\n        \\\n\u{c}    def g(self): pass\n",
+            ),
+            ("genexp_pl", "class A:\n    def f(self):\n        z = sum(0 for self.a, b in y)\n"),
+            ("ideo_space_self", "class A:\n    def f(self):\n        x=1;\u{3000}self.a = 1\n"),
+            ("join_dot", "class A:\n    def f(self):\n        self.\n        x = 1\n"),
+            ("join_extent", "def f():\n    x = a.\nb = 1\n"),
+            ("join_for", "class A:\n    def f(self):\n        for\n        self.x in y: pass\n"),
+            ("join_plus_extent", "def f():\n    x = 1 +\n2\ny = 3\n"),
+            (
+                "join_with_as",
+                "class A:\n    def f(self):\n        with a as\n        self.x: pass\n",
+            ),
+            (
+                "lambda_comp",
+                "class A:\n    def f(self):\n        z = lambda: [0 for self.a, b in y]\n",
+            ),
+            (
+                "named_escape",
+                "class A:\n    def f(self):\n        x = \"\\N{\"{\"x\"}\"; self.a = 1  # \"\n",
+            ),
+            ("nbsp_def", "def f():\n    x = 1\n    \u{a0}def g():\n        pass\n"),
+            ("nbsp_def2", "def f():\n    x = 1\n    \u{a0}def g(): pass\n"),
+            ("nested_comment", "def f():\n    if x:\n        y = 1\n        # c\nz = 2\n"),
+            (
+                "nested_comp",
+                "class A:\n    def f(self):\n        z = [0 for q in y for self.a, b in q]\n",
+            ),
+            ("print_chevron", "class A:\n    def f(self):\n        print >>self.a, b\n"),
+            (
+                "rf_bracket_extent",
+                "def f():\n    x = rf\"\\{\"(\" }\"\ny = 1\nz = rf\"\\{\")\" }\"\n",
+            ),
+            (
+                "rf_escbrace_self",
+                "class A:\n    def f(self):\n        x = rf\"\\{'\"'}\"; self.a = 1  # '\n",
+            ),
+            (
+                "rf_hides_def",
+                "def f():\n    x = rf\"\\{'''\"'''}\"\n    def g():\n        pass\n    y = 1  # '''\n",
+            ),
+            ("rf_hides_def_single", "def f():\n    x = rf'\\{\"'\"}'\n    class G: pass  # \"\n"),
+            (
+                "rt_prefix",
+                "class A:\n    def f(self):\n        x = Rt\"{'\"'}\"; self.a = 1  # '\n",
+            ),
+            ("t_bracket_extent", "def f():\n    x = t\"{\"(\" }\"\ny = 1\nz = t\"{\")\" }\"\n"),
+            ("tstring_hides_def", "def f():\n    x = t\"{'\"'}\"\n    def g(): pass  # '\n"),
+            (
+                "tstring_hides_def2",
+                "def f():\n    x = t\"{'''\"'''}\"\n    def g():\n        pass\n    y = 1  # '''\n",
+            ),
+            (
+                "tstring_hides_self",
+                "class A:\n    def f(self):\n        x = t\"{'\"'}\"; self.a = 1  # '\n",
+            ),
+            ("zwsp_class", "def f():\n    x = 1\n    \u{200b}class G: pass\n"),
+            ("zwsp_self", "class A:\n    def f(self):\n        x = 1;\u{200b}self.a = 1\n"),
+        ] {
+            if let Some((error, skimmed, whole)) = skimmed_and_whole(text, python) {
+                assert!(error || skimmed == whole, "{name}: {text:?}\n{skimmed:?}\n{whole:?}");
+            }
         }
     }
 

@@ -12,10 +12,14 @@
 //! that line (comments after it are left as they are: tree-sitter counts them in the block).
 //!
 //! **Exactness.** The skimmed text is read by the language's lexical rules (`lexer`), here
-//! Python's: strings with their prefixes, f-string replacement fields, brackets, `#`
-//! comments, backslash continuations, indentation in spaces. Anything outside what the
-//! reader follows (a tab in an indentation, an unterminated string, a bracket closed by the
-//! wrong one, a quote inside an f-string's field, a character Python has no token for) skims
+//! Python's as tree-sitter-python reads them, which is not always as Python does: strings
+//! with any run of prefix letters (`t` included), f-string replacement fields with the
+//! strings inside them (a field opens at `\{` too), brackets, `#` comments, backslash
+//! continuations, indentation in spaces; and lines tree-sitter reads on into the next
+//! because the grammar cannot end them there (after an operator, `.`, `and`, `import`, a
+//! lambda's `:`, a header without its `:`). Anything outside what the reader follows (a tab
+//! or form feed, a lone `\r`, an unterminated string, a bracket closed by the wrong one, a
+//! comment inside a field, a character the scanner reads as a space, such a line) skims
 //! nothing in the file. The caller parses the skimmed text and takes it only when its tree
 //! has no error; otherwise it parses the file itself. So a file that parses without errors
 //! gives the index the symbols it would give unskimmed (tested on the corpus and the Python
@@ -58,7 +62,13 @@ struct Line {
 }
 
 fn skim_indented(text: &str, rules: &SkimEntry) -> Option<String> {
-    let lines = logical_lines(text.as_bytes(), rules)?;
+    let b = text.as_bytes();
+    // A lone `\r` is a line break to the document's lines and not to the reader.
+    let next = b.iter().skip(1).chain([&b'\n']);
+    if b.iter().zip(next).any(|(&c, &n)| c == b'\r' && n != b'\n') {
+        return None;
+    }
+    let lines = logical_lines(b, rules)?;
     let mut out: Option<Vec<u8>> = None;
     let mut i = 0;
     while i < lines.len() {
@@ -161,8 +171,72 @@ struct LineLexer<'a> {
     annotation: bool,
     /// The word `as` was seen.
     saw_as: bool,
+    /// The word `lambda` was seen.
+    saw_lambda: bool,
+    /// A `:` at depth 0 was seen.
+    saw_colon: bool,
     keeps: bool,
+    /// What the last token was: whether the line may end after it.
+    last: Last,
 }
+
+/// The last token of a line so far, as far as whether tree-sitter ends the line after it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Last {
+    /// No token yet.
+    Nothing,
+    /// A name (not a keyword that needs more), a number, a string, a closing bracket, `...`
+    /// or `;`.
+    Complete,
+    /// `:`.
+    Colon,
+    /// `*` (`from m import *`).
+    Star,
+    /// `,` (`x = 1,` is a tuple; `import a,` goes on).
+    Comma,
+    /// Any other operator, `,` and `.` included, or a keyword that needs more (`and`, `in`,
+    /// `import`, `lambda`, …).
+    Open,
+}
+
+/// Keywords a line cannot end with: tree-sitter's scanner emits no newline where the grammar
+/// cannot take one, and reads on into the next line (`self.` + newline + `x = 1` is
+/// `self.x = 1` to it, without an error).
+const OPEN_KEYWORDS: &[&[u8]] = &[
+    b"and",
+    b"or",
+    b"not",
+    b"in",
+    b"is",
+    b"if",
+    b"elif",
+    b"else",
+    b"lambda",
+    b"import",
+    b"from",
+    b"as",
+    b"assert",
+    b"del",
+    b"global",
+    b"nonlocal",
+    b"for",
+    b"while",
+    b"with",
+    b"async",
+    b"await",
+    b"except",
+    b"def",
+    b"class",
+    b"try",
+    b"finally",
+];
+
+/// Words that start a compound statement's header, which ends in `:` (a line starting with
+/// one and holding no `:` is read on into the next line).
+const HEADERS: &[&[u8]] = &[
+    b"if", b"elif", b"else", b"while", b"for", b"with", b"try", b"except", b"finally", b"def",
+    b"class", b"async",
+];
 
 impl<'a> LineLexer<'a> {
     fn new(b: &'a [u8], rules: &'a SkimEntry) -> Self {
@@ -175,7 +249,10 @@ impl<'a> LineLexer<'a> {
             target: false,
             annotation: false,
             saw_as: false,
+            saw_lambda: false,
+            saw_colon: false,
             keeps: false,
+            last: Last::Nothing,
         }
     }
 
@@ -193,10 +270,12 @@ impl<'a> LineLexer<'a> {
                 break;
             };
             match c {
-                b' ' | b'\t' | 0x0c => {
+                b' ' | b'\t' => {
                     i += 1;
                     continue;
                 }
+                // The scanner resets its column at a form feed.
+                0x0c => return None,
                 b'\n' | b'\r' => {
                     i = newline(b, i)?;
                     if self.brackets.is_empty() {
@@ -210,9 +289,10 @@ impl<'a> LineLexer<'a> {
                     }
                     continue;
                 }
-                // A continuation line.
+                // A continuation line; before any token, the scanner counts the indentation
+                // on both sides of it, Python only the first's.
                 b'\\' => {
-                    if !matches!(b.get(i + 1), Some(b'\n' | b'\r')) {
+                    if self.last == Last::Nothing || !matches!(b.get(i + 1), Some(b'\n' | b'\r')) {
                         return None;
                     }
                     i = newline(b, i + 1)?;
@@ -230,6 +310,27 @@ impl<'a> LineLexer<'a> {
             w.is_some_and(|w| set.iter().any(|s| s.as_bytes() == w))
         };
         let [w0, w1] = self.words;
+        let compound = w0.is_some_and(|w| HEADERS.contains(&w));
+        let open = match self.last {
+            Last::Nothing => false,
+            Last::Complete => compound && !self.saw_colon,
+            // `match x:` and `case y:` open blocks too (soft keywords, names elsewhere).
+            Last::Colon => {
+                self.saw_lambda || !(compound || w0.is_some_and(|w| w == b"match" || w == b"case"))
+            }
+            Last::Star => w0 != Some(b"from"),
+            Last::Comma => {
+                self.saw_lambda
+                    || w0.is_some_and(|w| {
+                        [&b"import"[..], b"from", b"global", b"nonlocal", b"assert", b"raise"]
+                            .contains(&w)
+                    })
+            }
+            Last::Open => true,
+        };
+        if open {
+            return None;
+        }
         let header = self.colon
             && (is(w0, self.rules.headers) || (w0 == Some(b"async") && is(w1, self.rules.headers)));
         if self.target && (self.saw_as || is(w0, &["for", "with", "async"])) {
@@ -252,8 +353,16 @@ impl<'a> LineLexer<'a> {
             }
             let word = &b[i..j];
             if matches!(at(j), b'\'' | b'"') && is_string_prefix(word) {
-                let f = word.iter().any(|c| c.eq_ignore_ascii_case(&b'f'));
-                return self.string(j, f);
+                // `f` and `t` (Python 3.14's template strings) have replacement fields.
+                let fields = word.iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T'));
+                return self.string(j, fields);
+            }
+            // Only letters, digits and `_`: the scanner reads some other characters as spaces
+            // (U+200B, U+FEFF, U+00A0, …), which would split the word.
+            if !word.is_ascii()
+                && !std::str::from_utf8(word).ok()?.chars().all(|c| c.is_alphanumeric() || c == '_')
+            {
+                return None;
             }
             self.word(word);
             return Some(j);
@@ -263,8 +372,20 @@ impl<'a> LineLexer<'a> {
             while j < b.len() && (b[j] == b'_' || b[j] == b'.' || b[j].is_ascii_alphanumeric()) {
                 j += 1;
             }
+            self.last = Last::Complete;
             return Some(j);
         }
+        self.last = match c {
+            b')' | b']' | b'}' | b';' => Last::Complete,
+            b'.' if at(i + 1) == b'.' && at(i + 2) == b'.' => {
+                self.last = Last::Complete;
+                return Some(i + 3);
+            }
+            b':' if at(i + 1) != b'=' => Last::Colon,
+            b',' => Last::Comma,
+            b'*' if at(i + 1) != b'*' && at(i + 1) != b'=' => Last::Star,
+            _ => Last::Open,
+        };
         let depth0 = self.brackets.is_empty();
         let assign = |this: &mut Self| {
             if depth0 && this.target {
@@ -296,6 +417,7 @@ impl<'a> LineLexer<'a> {
             b':' if at(i + 1) == b'=' => i + 2,
             b':' => {
                 self.colon = true;
+                self.saw_colon |= depth0;
                 if depth0 && self.target {
                     self.annotation = true;
                 }
@@ -328,6 +450,9 @@ impl<'a> LineLexer<'a> {
     }
 
     fn word(&mut self, word: &'a [u8]) {
+        self.last = if OPEN_KEYWORDS.contains(&word) { Last::Open } else { Last::Complete };
+        // A lambda whose `:` may end the line (not one inside brackets).
+        self.saw_lambda |= word == b"lambda" && self.brackets.is_empty();
         if let Some(slot) = self.words.iter_mut().find(|w| w.is_none()) {
             *slot = Some(word);
         }
@@ -345,45 +470,88 @@ impl<'a> LineLexer<'a> {
 
     /// Reads the string literal whose opening quote is at `i`; the offset after it.
     fn string(&mut self, i: usize, f: bool) -> Option<usize> {
-        let b = self.b;
         self.colon = false;
-        let q = b[i];
-        let triple = b.get(i..i + 3) == Some(&[q, q, q][..]);
-        let mut j = i + if triple { 3 } else { 1 };
-        loop {
-            let c = *b.get(j)?;
-            match c {
-                b'\\' => {
-                    j += 1;
-                    // An escaped newline (`\r\n` is one).
-                    j += if b.get(j..j + 2) == Some(b"\r\n") { 2 } else { 1 };
-                }
-                b'\n' | b'\r' if !triple => return None,
-                _ if c == q => {
-                    if !triple {
-                        return Some(j + 1);
+        self.last = Last::Complete;
+        string_end(self.b, i, f)
+    }
+}
+
+/// The offset after the string literal whose opening quote is at `i`, with replacement
+/// fields if `f`; `None` where the reader does not follow it.
+fn string_end(b: &[u8], i: usize, f: bool) -> Option<usize> {
+    let q = b[i];
+    let triple = b.get(i..i + 3) == Some(&[q, q, q][..]);
+    let mut j = i + if triple { 3 } else { 1 };
+    loop {
+        let c = *b.get(j)?;
+        match c {
+            b'\\' => match (b.get(j + 1), b.get(j + 2)) {
+                // tree-sitter opens a field at `\{` (Python 3.12 too) and ends one at `\}`.
+                (Some(b'{' | b'}'), _) if f => j += 1,
+                // A named escape, whose name tree-sitter reads up to the `}`, quotes and all.
+                (Some(b'N'), Some(b'{')) => {
+                    let close = j + 3 + b[j + 3..].iter().position(|&c| c == b'}')?;
+                    if b[j + 3..close].iter().any(|c| matches!(c, b'\'' | b'"' | b'\n' | b'\r')) {
+                        return None;
                     }
-                    if b.get(j..j + 3) == Some(&[q, q, q][..]) {
-                        return Some(j + 3);
-                    }
-                    j += 1;
+                    j = close + 1;
                 }
-                b'{' if f && b.get(j + 1) == Some(&b'{') => j += 2,
-                b'{' if f => j = replacement_field(b, j + 1, triple)?,
-                _ => j += 1,
+                // An escaped newline (`\r\n` is one).
+                _ => j += if b.get(j + 1..j + 3) == Some(b"\r\n") { 3 } else { 2 },
+            },
+            b'\n' | b'\r' if !triple => return None,
+            _ if c == q => {
+                if !triple {
+                    return Some(j + 1);
+                }
+                if b.get(j..j + 3) == Some(&[q, q, q][..]) {
+                    return Some(j + 3);
+                }
+                j += 1;
             }
+            b'{' if f && b.get(j + 1) == Some(&b'{') => j += 2,
+            b'{' if f => j = replacement_field(b, j + 1, triple)?,
+            _ => j += 1,
         }
     }
 }
 
 /// The offset after the `}` that closes the f-string replacement field whose text starts at
-/// `i`; `None` where it holds a quote, a comment or a backslash (nested strings, which
-/// Python 3.12 allows, are not followed) or a newline in a one-line string.
+/// `i`. Strings inside it are read as strings, whatever their quotes (tree-sitter, like Python
+/// 3.12, allows the field's own); `None` where it holds a comment or a backslash, or a newline
+/// in a one-line string.
 fn replacement_field(b: &[u8], mut i: usize, triple: bool) -> Option<usize> {
     let mut depth = 1;
     loop {
-        match *b.get(i)? {
-            b'\'' | b'"' | b'#' | b'\\' => return None,
+        let c = *b.get(i)?;
+        let string_at = match c {
+            b'\'' | b'"' => Some((i, false)),
+            b'_' | b'a'..=b'z' | b'A'..=b'Z' => {
+                let word =
+                    b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+                let fields = b[i..i + word].iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T'));
+                match b.get(i + word) {
+                    Some(b'\'' | b'"') if is_string_prefix(&b[i..i + word]) => {
+                        Some((i + word, fields))
+                    }
+                    _ => {
+                        i += word;
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        if let Some((quote, fields)) = string_at {
+            let end = string_end(b, quote, fields)?;
+            if !triple && b[quote..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
+                return None;
+            }
+            i = end;
+            continue;
+        }
+        match c {
+            b'#' | b'\\' => return None,
             b'\n' | b'\r' if !triple => return None,
             b'{' => depth += 1,
             b'}' => {
@@ -398,10 +566,11 @@ fn replacement_field(b: &[u8], mut i: usize, triple: bool) -> Option<usize> {
     }
 }
 
-/// `r`, `b`, `u`, `f` and their two-letter combinations, in any case.
+/// A string's prefix as tree-sitter reads one: any run of `r`, `b`, `u`, `f` and `t` (Python
+/// 3.14's template strings), in any case, right before the quote (Python allows fewer: what
+/// tree-sitter reads as a string must be one here too).
 fn is_string_prefix(word: &[u8]) -> bool {
-    let lower: Vec<u8> = word.iter().map(u8::to_ascii_lowercase).collect();
-    matches!(&lower[..], b"r" | b"b" | b"u" | b"f" | b"br" | b"rb" | b"fr" | b"rf")
+    word.iter().all(|c| b"rRbBuUfFtT".contains(c))
 }
 
 #[cfg(test)]
@@ -476,6 +645,7 @@ mod tests {
             "subclass = define(classes)",
             "s = 'def class self.x = 1'",
             "s = f'{self.x!r:>{width}}'",
+            "s = f'{d[\"k\"]}' + f'{d['k']}' + f\"{'}'}\"",
             "t = (self.x ==\n         1)",
             "a[self.i == 1] if self.x else None",
         ] {
@@ -513,7 +683,8 @@ mod tests {
             "def f():\n\treturn 1\n",
             "def f():\n    s = 'open\n",
             "def f():\n    return (1]\n",
-            "def f():\n    return f'{d[\"k\"]}'\n",
+            "def f():\n    return f'{x'\n",
+            "def f():\n    return f'{x # c}'\n",
             "def f():\n    return `x`\n",
             "def f():\n    return 1\r",
             "def f():\n    return (1\n",
