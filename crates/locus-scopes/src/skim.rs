@@ -57,8 +57,25 @@ struct Line {
     end: usize,
     /// It opens a function: starts with a header word (or `async` and one) and ends in `:`.
     header: bool,
+    /// It opens a block: ends in `:`.
+    opens: bool,
+    /// It starts with a compound statement's word (`if`, `for`, `else`, …, `match`, `case`).
+    compound: bool,
+    /// A simple statement (or several, `;`-separated): no compound statement's word, no
+    /// decorator, no block opened.
+    simple: bool,
     /// It keeps the body it is in: holds a keep word, or may assign to a target's attribute.
     keeps: bool,
+}
+
+/// What a block's statements are to skimming: a function's (each may be written as the
+/// filler), a compound statement's inside one (as its enclosing block's), or anything else's
+/// (a class body: never).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Block {
+    Function,
+    Compound,
+    Other,
 }
 
 fn skim_indented(text: &str, rules: &SkimEntry) -> Option<String> {
@@ -69,49 +86,94 @@ fn skim_indented(text: &str, rules: &SkimEntry) -> Option<String> {
         return None;
     }
     let lines = logical_lines(b, rules)?;
+    if !consistent(&lines) {
+        return None;
+    }
     let mut out: Option<Vec<u8>> = None;
-    let mut i = 0;
-    while i < lines.len() {
-        let header = &lines[i];
-        if !header.header {
-            i += 1;
-            continue;
-        }
-        let body_end =
-            i + 1 + lines[i + 1..].iter().take_while(|l| l.indent > header.indent).count();
-        let body = &lines[i + 1..body_end];
-        let Some((first, last)) = body.first().zip(body.last()) else {
-            i += 1;
-            continue;
-        };
-        let indent = first.indent;
-        // Lines less indented than the first are an indentation error: left to the parser.
-        if body.iter().any(|l| l.keeps || l.indent < indent) {
-            i += 1;
-            continue;
-        }
-        let to = last.end;
-        let last_line =
-            text.as_bytes()[..to].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    // Writes the filler in place of `from..to` (whole lines up to a token's end), at
+    // `indent` on the line `to` is on; false where that line has no room for it (`)` closing
+    // a call).
+    let mut fill = |from: usize, to: usize, indent: usize| {
+        let last_line = b[..to].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
         if to - last_line < indent + rules.filler.len() {
-            // No room for the filler on the last line (`)` closing a call): kept.
-            i += 1;
-            continue;
+            return false;
         }
-        let bytes = out.get_or_insert_with(|| text.as_bytes().to_vec());
-        for b in &mut bytes[first.start..to] {
-            if *b != b'\n' && *b != b'\r' {
-                *b = b' ';
+        let bytes = out.get_or_insert_with(|| b.to_vec());
+        for c in &mut bytes[from..to] {
+            if *c != b'\n' && *c != b'\r' {
+                *c = b' ';
             }
         }
         let at = last_line + indent;
         bytes[at..at + rules.filler.len()].copy_from_slice(rules.filler.as_bytes());
-        // No header inside: a nested `def` is a keep word.
-        i = body_end;
+        true
+    };
+    // The blocks around the line, innermost last, with their headers' indentation.
+    let mut blocks: Vec<(usize, Block)> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        while blocks.last().is_some_and(|&(indent, _)| indent >= line.indent) {
+            blocks.pop();
+        }
+        if line.header {
+            let body_end =
+                i + 1 + lines[i + 1..].iter().take_while(|l| l.indent > line.indent).count();
+            let body = &lines[i + 1..body_end];
+            // A whole body holding nothing kept is one filler (lines less indented than the
+            // first are an indentation error, left to the parser). No header inside: a nested
+            // `def` is a keep word.
+            if let Some((first, last)) = body.first().zip(body.last())
+                && !body.iter().any(|l| l.keeps || l.indent < first.indent)
+                && fill(first.start, last.end, first.indent)
+            {
+                i = body_end;
+                continue;
+            }
+            blocks.push((line.indent, Block::Function));
+        } else if line.opens {
+            blocks.push((line.indent, if line.compound { Block::Compound } else { Block::Other }));
+        } else if line.simple
+            && !line.keeps
+            && blocks.iter().rev().find(|(_, b)| *b != Block::Compound).map(|(_, b)| *b)
+                == Some(Block::Function)
+        {
+            // A statement of a body that holds something kept elsewhere: written as the
+            // filler alone, so the body's blocks stay as they were.
+            fill(line.start, line.end, line.indent);
+        }
+        i += 1;
     }
     // Blanking whole runs of bytes between line starts and token ends, and writing ASCII,
     // keeps the text UTF-8.
     out.map(|bytes| String::from_utf8(bytes).expect("blanked whole characters"))
+}
+
+/// Whether the lines indent as Python requires: deeper only after a line that opens a block,
+/// and back out only to a level an enclosing block has. Elsewhere tree-sitter's scanner
+/// still finds blocks, but not always where a reader of the indentation would (a line
+/// dedented to a level no block has stays in the block it left).
+fn consistent(lines: &[Line]) -> bool {
+    let mut levels = vec![0];
+    let mut opened = false;
+    for line in lines {
+        let top = *levels.last().unwrap_or(&0);
+        if line.indent > top {
+            if !opened {
+                return false;
+            }
+            levels.push(line.indent);
+        } else {
+            while levels.last().is_some_and(|&l| l > line.indent) {
+                levels.pop();
+            }
+            if levels.last() != Some(&line.indent) || opened {
+                return false;
+            }
+        }
+        opened = line.opens;
+    }
+    true
 }
 
 /// The text's logical lines (blank and comment-only lines left out), or `None` where the
@@ -336,8 +398,14 @@ impl<'a> LineLexer<'a> {
         if self.target && (self.saw_as || is(w0, &["for", "with", "async"])) {
             self.keeps = true;
         }
+        let opens = self.colon;
+        // `def` and `class` open blocks of their own kind; `async` goes with `def`, `for`, `with`.
+        let compound = w0.is_some_and(|w| {
+            (HEADERS.contains(&w) && w != b"def" && w != b"class") || w == b"match" || w == b"case"
+        }) && !header;
+        let simple = !opens && !compound && b[first] != b'@';
         let indent = first - start;
-        Some((Line { start, indent, end, header, keeps: self.keeps }, i))
+        Some((Line { start, indent, end, header, opens, compound, simple, keeps: self.keeps }, i))
     }
 
     /// Reads the token at `i` (not a space, newline or comment); the offset after it.
@@ -659,7 +727,19 @@ mod tests {
         let text = "def f():\n    def g():\n        return 1\n    return g\n";
         assert_eq!(
             skimmed(text).unwrap(),
-            "def f():\n    def g():\n        pass    \n    return g\n"
+            "def f():\n    def g():\n        pass    \n    pass    \n"
+        );
+    }
+
+    /// In a body that holds something kept, each other statement becomes the filler: its
+    /// blocks stay (so do the members they declare and the rules that look one block down),
+    /// a class's statements stay whole.
+    #[test]
+    fn the_other_statements_of_a_kept_body_become_the_filler() {
+        let text = "def __init__(self, a):\n    \"\"\"Doc.\"\"\"\n    if a:\n        self.a = a\n        log(a)\n    else:\n        raise ValueError(a)\n    class Local:\n        field = 1\n    return None\n";
+        assert_eq!(
+            skimmed(text).unwrap(),
+            "def __init__(self, a):\n    pass      \n    if a:\n        self.a = a\n        pass  \n    else:\n        pass               \n    class Local:\n        field = 1\n    pass       \n"
         );
     }
 
