@@ -26,10 +26,10 @@
 ; (the index drops those anyway), and merges no def or class by name (`index.merge "none"`: both
 ; branches of an `if`, a property's getter and setter, each with its own lines). Variables merge
 ; as here. `crates/locus-index/tests/index_query.rs` lists the skipped patterns with their reasons
-; and keeps the index's outlines of the corpus byte for byte. The index also reads a file's
-; function bodies that hold no `def`/`class` and assign no `self.`/`cls.` attribute as `pass`
-; (`[index-skim]` in `grammars/python.toml`): a pattern that finds something the index keeps
-; inside a function body needs its words there.
+; and keeps the index's outlines of the corpus byte for byte. The index also reads each
+; statement of a function body that holds no `def`/`class` and assigns no `self.`/`cls.`
+; attribute as `pass` (`[index-skim]` in `grammars/python.toml`): a pattern that finds
+; something the index keeps inside a function body needs its words there.
 ;
 ; Queries cannot look at arbitrary depth, so patterns that must find a statement inside a
 ; function (`global x` … `x = 1`) look at the statement itself and at `(_ (block …))`, one

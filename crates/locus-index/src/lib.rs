@@ -12,10 +12,10 @@
 //! document is outlined with the same query over the editor's tree (or its text, when the
 //! editor has no tree for it): opening a file changes which text is indexed, never which
 //! symbols a text gives, with one exception: a file on disk is parsed skimmed where its
-//! language allows (`locus_scopes::skimmed_index_outline`: Python function bodies that hold
-//! nothing the index keeps are read as `pass`), which gives the same symbols whenever the
-//! file parses without an error, and may differ only where a syntax error lies inside a
-//! skimmed body.
+//! language allows (`locus_scopes::skimmed_index_outline`: what Python function bodies hold
+//! that the index does not keep is read as `pass`), which gives the same symbols whenever
+//! the file parses without an error, and may differ only where a syntax error lies inside a
+//! skimmed statement.
 //!
 //! **Invariants.**
 //! - No protocol types and no JSON: [`Index::search`] answers plain data.

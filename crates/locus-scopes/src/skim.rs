@@ -1,15 +1,24 @@
-//! Skimming: the text the workspace index parses in place of a file, with the bodies of the
-//! functions that hold nothing the index keeps written as one filler statement (`pass`).
+//! Skimming: the text the workspace index parses in place of a file, with what function
+//! bodies hold that the index does not keep written as filler statements (`pass`).
 //!
 //! The index drops what a function body declares (locals, parameters) except nested
 //! definitions and the members a method declares (`self.x = …`), yet parsing those bodies is
 //! most of the parse of a file. A language's `[index-skim]` (`grammars/<id>.toml`) names the
-//! words that open a function (`def`), the words whose presence keeps a body (`def`, `class`)
-//! and the names whose attributes, assigned, declare members (`self`, `cls`). A body with
-//! none of these is blanked: every byte becomes a space (newlines kept, so every offset,
-//! line and column outside it is the file's), and the filler is written at the body's
-//! indentation on the line where its last statement ends, so that the function still ends on
-//! that line (comments after it are left as they are: tree-sitter counts them in the block).
+//! words that open a function (`def`), the words whose presence keeps a statement (`def`,
+//! `class`) and the names whose attributes, assigned, declare members (`self`, `cls`).
+//! - A body with none of these is blanked: every byte becomes a space (newlines kept, so
+//!   every offset, line and column outside it is the file's), and the filler is written at
+//!   the body's indentation on the line where its last statement ends, so that the function
+//!   still ends on that line (comments after it are left as they are: tree-sitter counts
+//!   them in the block).
+//! - In a body that holds some, each other simple statement (not a compound statement's
+//!   header or clause, not a decorator) is blanked the same way, the filler on its last line:
+//!   every block keeps its statements' places, so the members and the rules that look "one
+//!   block down" (`queries/python/symbols.scm`) see the structure they would. A class body's
+//!   statements, even inside a function, are never touched: they are members.
+//! - A text whose lines indent as Python forbids (deeper without a line opening a block, out
+//!   to a level no block has) is not skimmed: tree-sitter still finds blocks there, not
+//!   always where the indentation says.
 //!
 //! **Exactness.** The skimmed text is read by the language's lexical rules (`lexer`), here
 //! Python's as tree-sitter-python reads them, which is not always as Python does: strings
@@ -29,15 +38,16 @@
 //! may have changed the symbols around it (pyright, whose outline the editor's follows,
 //! keeps them).
 //!
-//! Target detection errs on the side of keeping a body: a line that names a target and has,
-//! at bracket depth 0 after it, an assignment (`=`, `+=`, …) or a `:` that is not the line's
+//! Target detection errs on the side of keeping: a line that names a target and has, at
+//! bracket depth 0 after it, an assignment (`=`, `+=`, …) or a `:` that is not the line's
 //! last token (an annotation), or that starts with `for`, `with` or `async` or holds `as`,
-//! keeps its body.
+//! is kept, and so is the body it is in.
 
 use crate::builtin::SkimEntry;
 
-/// `text` with its skimmable function bodies blanked (see the module's docs), or `None` where
-/// nothing is skimmed: no such body, or a text the reader does not follow.
+/// `text` with what its function bodies hold that the index does not keep blanked (see the
+/// module's docs), or `None` where nothing is skimmed: no such body or statement, or a text
+/// the reader does not follow.
 pub(crate) fn skim(text: &str, rules: &SkimEntry) -> Option<String> {
     match rules.lexer {
         "indented" => skim_indented(text, rules),
