@@ -846,11 +846,39 @@ mod tests {
             ),
             ("zwsp_class", "def f():\n    x = 1\n    \u{200b}class G: pass\n"),
             ("zwsp_self", "class A:\n    def f(self):\n        x = 1;\u{200b}self.a = 1\n"),
+            // From a second review: `as` inside a field, a number run into `as`, quotes in a
+            // format spec.
+            ("fstr_as", "class A:\n    def f(self):\n        return f\"{c as self.a}\"\n"),
+            (
+                "tstr_as_nested",
+                "class A:\n    def f(self):\n        self.k = 1\n        x = t\"{f'{c as self.a}'}\"\n",
+            ),
+            ("fspec_as", "class A:\n    def f(self):\n        return f\"{x:{c as self.a}}\"\n"),
+            ("num_as", "class A:\n    def f(self):\n        return (1as self.a)\n"),
+            (
+                "fspec_quote",
+                "class A:\n    def f(self, x):\n        s = f'{x:\">10}' + \"a\"; self.b = 1; t = \"}'\"  # \"\n",
+            ),
+            (
+                "fspec_triple",
+                "class A:\n    def f(self, x):\n        s = f'''{x:\"\"\"}'''\n        def g(): pass\n        t = \"\"\"}'''\"\"\"  # \"\"\"\n",
+            ),
         ] {
             if let Some((error, skimmed, whole)) = skimmed_and_whole(text, python) {
                 assert!(error || skimmed == whole, "{name}: {text:?}\n{skimmed:?}\n{whole:?}");
             }
         }
+    }
+
+    /// Strings nested in replacement fields deeper than the reader follows (35,000 levels, a
+    /// 210 KB file under the size limit) are not skimmed, and do not exhaust the stack.
+    #[test]
+    fn deeply_nested_fstrings_are_not_skimmed() {
+        let python = Registry::builtin().by_id("python").unwrap();
+        let deep =
+            |n: usize| format!("def f():\n    return {}1{}\n", "f'{".repeat(n), "}'".repeat(n));
+        assert!(locus_scopes::skimmed_index_outline(&deep(35_000), python).is_none());
+        assert!(locus_scopes::skimmed_index_outline(&deep(8), python).is_some());
     }
 
     /// Skimming gives the whole parse's symbols on broken files too, wherever the whole parse

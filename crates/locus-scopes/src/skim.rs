@@ -446,12 +446,8 @@ impl<'a> LineLexer<'a> {
             return Some(j);
         }
         if c.is_ascii_digit() || (c == b'.' && at(i + 1).is_ascii_digit()) {
-            let mut j = i;
-            while j < b.len() && (b[j] == b'_' || b[j] == b'.' || b[j].is_ascii_alphanumeric()) {
-                j += 1;
-            }
             self.last = Last::Complete;
-            return Some(j);
+            return number_end(b, i);
         }
         self.last = match c {
             b')' | b']' | b'}' | b';' => Last::Complete,
@@ -550,13 +546,38 @@ impl<'a> LineLexer<'a> {
     fn string(&mut self, i: usize, f: bool) -> Option<usize> {
         self.colon = false;
         self.last = Last::Complete;
-        string_end(self.b, i, f)
+        let mut words = FieldWords::default();
+        let end = string_end(self.b, i, f, &mut words, MAX_NESTING)?;
+        // tree-sitter reads a field as any expression: `f"{c as self.a}"` declares a member
+        // to the query as `with c as self.a` does.
+        for word in words.0 {
+            self.word(word);
+        }
+        self.last = Last::Complete;
+        Some(end)
     }
 }
 
+/// How deep strings may nest in replacement fields (`f"{f'{x}'}"`) before the reader gives
+/// up: a bound on its recursion (tree-sitter's scanner keeps at most 255 open strings).
+const MAX_NESTING: usize = 64;
+
+/// The words read inside replacement fields that tell on their line: `as` and the names
+/// after it (`f"{c as self.a}"`).
+#[derive(Default)]
+struct FieldWords<'a>(Vec<&'a [u8]>);
+
 /// The offset after the string literal whose opening quote is at `i`, with replacement
-/// fields if `f`; `None` where the reader does not follow it.
-fn string_end(b: &[u8], i: usize, f: bool) -> Option<usize> {
+/// fields if `f`, the words of interest in them put in `words`; `None` where the reader does
+/// not follow it, or strings nest deeper than `nesting` allows.
+fn string_end<'a>(
+    b: &'a [u8],
+    i: usize,
+    f: bool,
+    words: &mut FieldWords<'a>,
+    nesting: usize,
+) -> Option<usize> {
+    let nesting = nesting.checked_sub(1)?;
     let q = b[i];
     let triple = b.get(i..i + 3) == Some(&[q, q, q][..]);
     let mut j = i + if triple { 3 } else { 1 };
@@ -588,60 +609,121 @@ fn string_end(b: &[u8], i: usize, f: bool) -> Option<usize> {
                 j += 1;
             }
             b'{' if f && b.get(j + 1) == Some(&b'{') => j += 2,
-            b'{' if f => j = replacement_field(b, j + 1, triple)?,
+            b'{' if f => j = replacement_field(b, j + 1, triple, words, nesting)?,
             _ => j += 1,
         }
     }
 }
 
 /// The offset after the `}` that closes the f-string replacement field whose text starts at
-/// `i`. Strings inside it are read as strings, whatever their quotes (tree-sitter, like Python
-/// 3.12, allows the field's own); `None` where it holds a comment or a backslash, or a newline
-/// in a one-line string.
-fn replacement_field(b: &[u8], mut i: usize, triple: bool) -> Option<usize> {
-    let mut depth = 1;
+/// `i`. Its expression is read as code: strings inside it whatever their quotes (tree-sitter,
+/// like Python 3.12, allows the field's own), brackets, words (`as` and what follows it go
+/// to `words`); after a `:` outside brackets, its format spec is text (quotes and all) up to
+/// the `}`, with fields of its own (`{x:>{width}}`). `None` where it holds a comment, a
+/// backslash, a `:=` outside brackets (Python reads a format spec `=…`), a number run
+/// into letters, or a newline in a one-line string.
+fn replacement_field<'a>(
+    b: &'a [u8],
+    mut i: usize,
+    triple: bool,
+    words: &mut FieldWords<'a>,
+    nesting: usize,
+) -> Option<usize> {
+    let mut brackets = 0usize;
+    let mut after_as = false;
     loop {
         let c = *b.get(i)?;
-        let string_at = match c {
-            b'\'' | b'"' => Some((i, false)),
-            b'_' | b'a'..=b'z' | b'A'..=b'Z' => {
-                let word =
-                    b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
-                let fields = b[i..i + word].iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T'));
-                match b.get(i + word) {
-                    Some(b'\'' | b'"') if is_string_prefix(&b[i..i + word]) => {
-                        Some((i + word, fields))
-                    }
-                    _ => {
-                        i += word;
-                        continue;
-                    }
+        if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
+            let len = b[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c >= 0x80)
+                .count();
+            let word = &b[i..i + len];
+            if matches!(b.get(i + len), Some(b'\'' | b'"')) && is_string_prefix(word) {
+                let fields = word.iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T'));
+                let end = string_end(b, i + len, fields, words, nesting)?;
+                if !triple && b[i..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
+                    return None;
                 }
+                i = end;
+                continue;
             }
-            _ => None,
-        };
-        if let Some((quote, fields)) = string_at {
-            let end = string_end(b, quote, fields)?;
-            if !triple && b[quote..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
-                return None;
+            if word == b"as" || after_as {
+                words.0.push(word);
+                after_as = true;
             }
-            i = end;
+            i += len;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            i = number_end(b, i)?;
             continue;
         }
         match c {
+            b'\'' | b'"' => {
+                let end = string_end(b, i, false, words, nesting)?;
+                if !triple && b[i..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
+                    return None;
+                }
+                i = end;
+                continue;
+            }
             b'#' | b'\\' => return None,
             b'\n' | b'\r' if !triple => return None,
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
+            b'(' | b'[' | b'{' => brackets += 1,
+            b')' | b']' => brackets = brackets.checked_sub(1)?,
+            b'}' if brackets > 0 => brackets -= 1,
+            b'}' => return Some(i + 1),
+            b':' if brackets == 0 && b.get(i + 1) == Some(&b'=') => return None,
+            b':' if brackets == 0 => return format_spec(b, i + 1, triple, words, nesting),
             _ => {}
         }
         i += 1;
     }
+}
+
+/// The offset after the `}` that closes a replacement field whose format spec starts at `i`:
+/// text up to it (tree-sitter's `[^{}\n]+`), with nested fields.
+fn format_spec<'a>(
+    b: &'a [u8],
+    mut i: usize,
+    triple: bool,
+    words: &mut FieldWords<'a>,
+    nesting: usize,
+) -> Option<usize> {
+    loop {
+        match *b.get(i)? {
+            b'{' => i = replacement_field(b, i + 1, triple, words, nesting.checked_sub(1)?)?,
+            b'}' => return Some(i + 1),
+            b'\n' | b'\r' => return None,
+            _ => i += 1,
+        }
+    }
+}
+
+/// The offset after the number starting at `i`, or `None` where letters run on from it in a
+/// way no number does (`1as` is `1` and `as` to tree-sitter): the reader would miss the word.
+fn number_end(b: &[u8], i: usize) -> Option<usize> {
+    let len = b[i..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'.')
+        .count();
+    let run = b[i..i + len].to_ascii_lowercase();
+    let digits = |prefix: &[u8], ok: fn(u8) -> bool| {
+        run.strip_prefix(prefix)
+            .is_some_and(|r| !r.is_empty() && r.iter().all(|&c| ok(c) || c == b'_'))
+    };
+    let valid = digits(b"0x", |c| c.is_ascii_hexdigit())
+        || digits(b"0o", |c| (b'0'..=b'7').contains(&c))
+        || digits(b"0b", |c| c == b'0' || c == b'1')
+        || {
+            // Decimal: digits, `_`, `.`, one exponent `e` (its sign is an operator to the
+            // reader), a final `j` (imaginary) or `l` (Python 2's long).
+            let body = run.strip_suffix(b"j").or_else(|| run.strip_suffix(b"l")).unwrap_or(&run);
+            body.iter().filter(|&&c| c == b'e').count() <= 1
+                && body.iter().all(|&c| c.is_ascii_digit() || matches!(c, b'_' | b'.' | b'e'))
+        };
+    valid.then_some(i + len)
 }
 
 /// A string's prefix as tree-sitter reads one: any run of `r`, `b`, `u`, `f` and `t` (Python
