@@ -22,8 +22,9 @@
 //!
 //! **Exactness.** The skimmed text is read by the language's lexical rules (`lexer`), here
 //! Python's as tree-sitter-python reads them, which is not always as Python does: strings
-//! with any run of prefix letters (`t` included), f-string replacement fields with the
-//! strings inside them (a field opens at `\{` too), brackets, `#` comments, backslash
+//! with any run of prefix letters (`t` included), f-string replacement fields read as code
+//! with the strings inside them (a field opens at `\{` too; its words from `as` on count for
+//! the line) and their format specs as text, numbers, brackets, `#` comments, backslash
 //! continuations, indentation in spaces; and lines tree-sitter reads on into the next
 //! because the grammar cannot end them there (after an operator, `.`, `and`, `import`, a
 //! lambda's `:`, a header without its `:`). Anything outside what the reader follows (a tab
