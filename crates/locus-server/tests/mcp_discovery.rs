@@ -169,6 +169,27 @@ fn forged_discovery_files_are_refused_loudly() {
     drop(s);
 }
 
+/// An editor that starts Locus from a renamed copy of the binary (`locus-nightly`) is found:
+/// `locus status` lists its sidecar and leaves its discovery file, where it once took the pid
+/// for a reused one and deleted the live sidecar's file.
+#[test]
+fn a_sidecar_started_from_a_renamed_binary_is_found() {
+    let dirs = Dirs::new("disc-renamed");
+    let copy = dirs.workspace.parent().unwrap().join("bin").join("locus-nightly");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_locus"), &copy).unwrap();
+    let env = dirs.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut s = lsp_support::Server::start_exe(&copy, &[], &env);
+    s.initialize(json!({"rootUri": file_uri(&dirs.workspace), "clientInfo": {"name": "e"}}));
+    let file = dirs.discovery_file(s.pid());
+    mcp_support::wait_record(&dirs, s.pid(), |_| true);
+    let (pids, err) = status(&dirs);
+    assert_eq!(pids, vec![u64::from(s.pid())], "{err}");
+    assert!(file.exists(), "the live sidecar's file was removed: {err}");
+    s.stop();
+}
+
 /// `locus lsp` will not put its token in a directory others can write to: MCP is disabled,
 /// and the editor is told why.
 #[test]

@@ -282,9 +282,13 @@ pub fn is_loopback_url(url: &str) -> bool {
     }
 }
 
-/// Whether `pid` is a `locus lsp` of this user: `/proc/<pid>` is the user's, and its
-/// executable (or, where that link is unreadable, its first argument) is named `locus`, with
-/// an `lsp` argument. On systems without `/proc`, liveness is all that is checked.
+/// Whether `pid` is a `locus lsp` of this user: `/proc/<pid>` is the user's, its executable
+/// (or, where that link is unreadable, its first argument) is named `locus` or `locus…`
+/// (`locus-nightly`, a copy beside a release's others) or is this process's own executable
+/// file, and it has an `lsp` argument. On systems without `/proc`, liveness is all that is
+/// checked. A file failing this is removed as stale (its pid reused), so the name test errs
+/// on the side of Locus: an editor started from a renamed binary was once taken for another
+/// program, and `locus status` deleted its live sidecar's file.
 fn sidecar_of_user(pid: u32) -> Result<(), String> {
     let proc_dir = PathBuf::from(format!("/proc/{pid}"));
     if !Path::new("/proc/self").exists() {
@@ -307,9 +311,9 @@ fn sidecar_of_user(pid: u32) -> Result<(), String> {
     };
     let exe = fs::read_link(proc_dir.join("exe")).ok();
     let named_locus = match &exe {
-        Some(exe) => base(exe.as_os_str().as_encoded_bytes()) == b"locus",
-        None => args.first().is_some_and(|a| base(a) == b"locus"),
-    };
+        Some(exe) => base(exe.as_os_str().as_encoded_bytes()).starts_with(b"locus"),
+        None => args.first().is_some_and(|a| base(a).starts_with(b"locus")),
+    } || same_file(&proc_dir.join("exe"), Path::new("/proc/self/exe"));
     let what = || {
         let line = args.iter().map(|a| String::from_utf8_lossy(a)).collect::<Vec<_>>().join(" ");
         match line.char_indices().nth(60) {
@@ -324,6 +328,14 @@ fn sidecar_of_user(pid: u32) -> Result<(), String> {
         return Err(format!("pid {pid} is `{}`, not `locus lsp`", what()));
     }
     Ok(())
+}
+
+/// Whether `a` and `b` are the same file (device and inode), following links.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 fn euid() -> u32 {

@@ -4,7 +4,7 @@
 #![allow(dead_code, reason = "each test binary and bench uses a different part of this client")]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -50,7 +50,12 @@ impl Server {
     }
 
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Server {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_locus"));
+        Server::start_exe(Path::new(env!("CARGO_BIN_EXE_locus")), args, env)
+    }
+
+    /// [`Server::start_with_env`] from the binary at `exe` (a copy under another name).
+    pub fn start_exe(exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut cmd = Command::new(exe);
         cmd.arg("lsp")
             .args(args)
             .stdin(Stdio::piped())
@@ -243,7 +248,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-pub fn file_uri(path: &std::path::Path) -> String {
+pub fn file_uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
