@@ -53,11 +53,6 @@ pub(crate) fn symbols_of_text(text: &str, language: Language) -> Vec<Sym> {
     if let Some((doc, outline)) = locus_scopes::skimmed_index_outline(text, language) {
         return symbols_of_outline(&doc, &outline, language);
     }
-    symbols_of_unskimmed_text(text, language)
-}
-
-/// The symbols of `text` parsed whole.
-fn symbols_of_unskimmed_text(text: &str, language: Language) -> Vec<Sym> {
     symbols_of_doc(Document::new(text, 0), language)
 }
 
@@ -226,7 +221,7 @@ fn one_line(line: &str) -> String {
 mod tests {
     use std::time::{Duration, Instant};
 
-    use locus_scopes::IndexExtraction::{FullQuery, PrunedOnly};
+    use locus_scopes::IndexExtraction::{FullQuery, Pruned, PrunedOnly};
 
     use super::*;
 
@@ -452,6 +447,21 @@ mod tests {
         );
     }
 
+    /// The corpus beside the repository and the fidelity files.
+    fn corpus_and_fidelity() -> Vec<std::path::PathBuf> {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        vec![root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")]
+    }
+
+    /// The folders the environment variable `var` names (`DIR[:DIR…]`), else
+    /// [`corpus_and_fidelity`].
+    fn compare_dirs(var: &str) -> Vec<std::path::PathBuf> {
+        match std::env::var_os(var) {
+            Some(d) => std::env::split_paths(&d).collect(),
+            None => corpus_and_fidelity(),
+        }
+    }
+
     /// Every file under `dirs` in a language with an index query, sorted.
     fn index_query_files(dirs: &[std::path::PathBuf]) -> Vec<(std::path::PathBuf, Language)> {
         let registry = Registry::builtin();
@@ -510,13 +520,7 @@ mod tests {
     /// excluded): run it with `--release --no-capture`.
     #[test]
     fn the_pruned_extraction_gives_the_symbols_of_the_full_query() {
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let dirs: Vec<std::path::PathBuf> = match std::env::var_os("LOCUS_PRUNE_COMPARE_DIR") {
-            Some(d) => std::env::split_paths(&d).collect(),
-            None => {
-                vec![root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")]
-            }
-        };
+        let dirs = compare_dirs("LOCUS_PRUNE_COMPARE_DIR");
         let files = index_query_files(&dirs);
         assert!(files.len() >= 20, "only {} files with an index query under {dirs:?}", files.len());
         let (mut symbols, mut refused) = (0, Vec::new());
@@ -619,8 +623,7 @@ mod tests {
             ",",
         ];
         const MUTATIONS: usize = 200;
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let dirs = [root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")];
+        let dirs = corpus_and_fidelity();
         let files: Vec<_> =
             index_query_files(&dirs).into_iter().filter(|(_, l)| l.id() == "python").collect();
         assert!(files.len() >= 5, "only {} Python files under {dirs:?}", files.len());
@@ -665,8 +668,11 @@ mod tests {
     fn skimmed_and_whole(text: &str, language: Language) -> Option<(bool, Vec<Sym>, Vec<Sym>)> {
         let (doc, outline) = locus_scopes::skimmed_index_outline(text, language)?;
         let skimmed = symbols_of_outline(&doc, &outline, language);
-        let whole = symbols_of_unskimmed_text(text, language);
-        let tree = locus_scopes::index_parse(&Document::new(text, 0), language).unwrap();
+        // The whole parse, outlined as `symbols_of_doc` does (the pruned extraction).
+        let doc = Document::new(text, 0);
+        let tree = locus_scopes::index_parse(&doc, language).unwrap();
+        let outline = locus_scopes::index_outline_of_tree(&doc, language, &tree, Pruned).unwrap();
+        let whole = symbols_of_outline(&doc, &outline, language);
         Some((tree.root_node().has_error(), skimmed, whole))
     }
 
@@ -678,13 +684,7 @@ mod tests {
     /// parse has an error may (a syntax error inside a skimmed body is not seen: `skim.rs`).
     #[test]
     fn skimming_gives_the_symbols_of_the_whole_parse() {
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let dirs: Vec<std::path::PathBuf> = match std::env::var_os("LOCUS_SKIM_COMPARE_DIR") {
-            Some(d) => std::env::split_paths(&d).collect(),
-            None => {
-                vec![root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")]
-            }
-        };
+        let dirs = compare_dirs("LOCUS_SKIM_COMPARE_DIR");
         let files: Vec<_> =
             index_query_files(&dirs).into_iter().filter(|(_, l)| l.id() == "python").collect();
         let (mut skimmed, mut symbols, mut broken) = (0, 0, Vec::new());

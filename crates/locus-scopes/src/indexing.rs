@@ -29,16 +29,10 @@ pub fn index_outline(doc: &Document, language: Language) -> Outline {
 /// that holds a definition or declares a member is not skimmed.
 pub fn skimmed_index_outline(text: &str, language: Language) -> Option<(Document, Outline)> {
     let rules = Registry::builtin().entry(language).index_skim.as_ref()?;
-    let skimmed = crate::skim::skim(text, rules)?;
-    let doc = Document::new(&skimmed, 0);
-    let config = Registry::builtin().index_config(language).ok()?;
-    let mut parser = Parser::new();
-    parser.set_language(config.grammar()).ok()?;
-    let tree = source::parse(&mut parser, &doc, None)?;
-    if tree.root_node().has_error() {
-        return None;
-    }
-    let outline = crate::pruned::extract(&config, &tree, &doc);
+    let doc = Document::new(&crate::skim::skim(text, rules)?, 0);
+    let outline = outline_by(&doc, language, |config, tree| {
+        (!tree.root_node().has_error()).then(|| crate::pruned::extract(config, tree, &doc))
+    })??;
     Some((doc, outline))
 }
 

@@ -131,11 +131,10 @@ fn skim_indented(text: &str, rules: &SkimEntry) -> Option<String> {
             let body_end =
                 i + 1 + lines[i + 1..].iter().take_while(|l| l.indent > line.indent).count();
             let body = &lines[i + 1..body_end];
-            // A whole body holding nothing kept is one filler (lines less indented than the
-            // first are an indentation error, left to the parser). No header inside: a nested
-            // `def` is a keep word.
+            // A whole body holding nothing kept is one filler. No header inside: a nested `def`
+            // is a keep word.
             if let Some((first, last)) = body.first().zip(body.last())
-                && !body.iter().any(|l| l.keeps || l.indent < first.indent)
+                && !body.iter().any(|l| l.keeps)
                 && fill(first.start, last.end, first.indent)
             {
                 i = body_end;
@@ -236,8 +235,6 @@ struct LineLexer<'a> {
     brackets: Vec<u8>,
     /// The first two words (identifiers or keywords).
     words: [Option<&'a [u8]>; 2],
-    /// The last token was `:`.
-    colon: bool,
     /// A target name was seen.
     target: bool,
     /// A `:` at depth 0 after a target: keeps the body if another token follows.
@@ -267,7 +264,7 @@ enum Last {
     Star,
     /// `,` (`x = 1,` is a tuple; `import a,` goes on).
     Comma,
-    /// Any other operator, `,` and `.` included, or a keyword that needs more (`and`, `in`,
+    /// Any other operator (`.` included), or a keyword that needs more (`and`, `in`,
     /// `import`, `lambda`, …).
     Open,
 }
@@ -318,7 +315,6 @@ impl<'a> LineLexer<'a> {
             rules,
             brackets: Vec::new(),
             words: [None, None],
-            colon: false,
             target: false,
             annotation: false,
             saw_as: false,
@@ -404,12 +400,12 @@ impl<'a> LineLexer<'a> {
         if open {
             return None;
         }
-        let header = self.colon
+        let opens = self.last == Last::Colon;
+        let header = opens
             && (is(w0, self.rules.headers) || (w0 == Some(b"async") && is(w1, self.rules.headers)));
         if self.target && (self.saw_as || is(w0, &["for", "with", "async"])) {
             self.keeps = true;
         }
-        let opens = self.colon;
         // `def` and `class` open blocks of their own kind; `async` goes with `def`, `for`, `with`.
         let compound = w0.is_some_and(|w| {
             (HEADERS.contains(&w) && w != b"def" && w != b"class") || w == b"match" || w == b"case"
@@ -424,16 +420,10 @@ impl<'a> LineLexer<'a> {
         let b = self.b;
         let c = b[i];
         let at = |k: usize| b.get(k).copied().unwrap_or(0);
-        self.colon = false;
-        if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
-            let mut j = i;
-            while j < b.len() && (b[j] == b'_' || b[j].is_ascii_alphanumeric() || b[j] >= 0x80) {
-                j += 1;
-            }
+        if is_word_byte(c) && !c.is_ascii_digit() {
+            let j = word_end(b, i);
             let word = &b[i..j];
-            if matches!(at(j), b'\'' | b'"') && is_string_prefix(word) {
-                // `f` and `t` (Python 3.14's template strings) have replacement fields.
-                let fields = word.iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T'));
+            if let Some(fields) = string_prefix(word, at(j)) {
                 return self.string(j, fields);
             }
             // Only letters, digits and `_`: the scanner reads some other characters as spaces
@@ -491,7 +481,6 @@ impl<'a> LineLexer<'a> {
             b'!' if at(i + 1) == b'=' => i + 2,
             b':' if at(i + 1) == b'=' => i + 2,
             b':' => {
-                self.colon = true;
                 self.saw_colon |= depth0;
                 if depth0 && self.target {
                     self.annotation = true;
@@ -545,8 +534,6 @@ impl<'a> LineLexer<'a> {
 
     /// Reads the string literal whose opening quote is at `i`; the offset after it.
     fn string(&mut self, i: usize, f: bool) -> Option<usize> {
-        self.colon = false;
-        self.last = Last::Complete;
         let mut words = FieldWords::default();
         let end = string_end(self.b, i, f, &mut words, MAX_NESTING)?;
         // tree-sitter reads a field as any expression: `f"{c as self.a}"` declares a member
@@ -634,26 +621,29 @@ fn replacement_field<'a>(
     let mut after_as = false;
     loop {
         let c = *b.get(i)?;
-        if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
-            let len = b[i..]
-                .iter()
-                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c >= 0x80)
-                .count();
-            let word = &b[i..i + len];
-            if matches!(b.get(i + len), Some(b'\'' | b'"')) && is_string_prefix(word) {
-                let fields = word.iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T'));
-                let end = string_end(b, i + len, fields, words, nesting)?;
-                if !triple && b[i..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
-                    return None;
+        // A string, its prefix's end and whether it has fields of its own.
+        let mut string = (matches!(c, b'\'' | b'"')).then_some((i, false));
+        if is_word_byte(c) && !c.is_ascii_digit() {
+            let end = word_end(b, i);
+            let word = &b[i..end];
+            match string_prefix(word, b.get(end).copied().unwrap_or(0)) {
+                Some(fields) => string = Some((end, fields)),
+                None => {
+                    if word == b"as" || after_as {
+                        words.0.push(word);
+                        after_as = true;
+                    }
+                    i = end;
+                    continue;
                 }
-                i = end;
-                continue;
             }
-            if word == b"as" || after_as {
-                words.0.push(word);
-                after_as = true;
+        }
+        if let Some((quote, fields)) = string {
+            let end = string_end(b, quote, fields, words, nesting)?;
+            if !triple && b[i..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
+                return None;
             }
-            i += len;
+            i = end;
             continue;
         }
         if c.is_ascii_digit() {
@@ -661,14 +651,6 @@ fn replacement_field<'a>(
             continue;
         }
         match c {
-            b'\'' | b'"' => {
-                let end = string_end(b, i, false, words, nesting)?;
-                if !triple && b[i..end].iter().any(|c| matches!(c, b'\n' | b'\r')) {
-                    return None;
-                }
-                i = end;
-                continue;
-            }
             b'#' | b'\\' => return None,
             b'\n' | b'\r' if !triple => return None,
             b'(' | b'[' | b'{' => brackets += 1,
@@ -727,11 +709,24 @@ fn number_end(b: &[u8], i: usize) -> Option<usize> {
     valid.then_some(i + len)
 }
 
-/// A string's prefix as tree-sitter reads one: any run of `r`, `b`, `u`, `f` and `t` (Python
-/// 3.14's template strings), in any case, right before the quote (Python allows fewer: what
-/// tree-sitter reads as a string must be one here too).
-fn is_string_prefix(word: &[u8]) -> bool {
-    word.iter().all(|c| b"rRbBuUfFtT".contains(c))
+/// Whether `c` may be part of a word (a name, a keyword, a string's prefix; bytes of
+/// non-ASCII characters included).
+fn is_word_byte(c: u8) -> bool {
+    c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80
+}
+
+/// The end of the word starting at `i`.
+fn word_end(b: &[u8], i: usize) -> usize {
+    i + b[i..].iter().take_while(|&&c| is_word_byte(c)).count()
+}
+
+/// Whether `word`, followed by `next`, is a string's prefix as tree-sitter reads one: any run
+/// of `r`, `b`, `u`, `f` and `t` (Python 3.14's template strings), in any case, right before
+/// the quote (Python allows fewer: what tree-sitter reads as a string must be one here too);
+/// if so, whether the string has replacement fields (`f` or `t`).
+fn string_prefix(word: &[u8], next: u8) -> Option<bool> {
+    (matches!(next, b'\'' | b'"') && word.iter().all(|c| b"rRbBuUfFtT".contains(c)))
+        .then(|| word.iter().any(|c| matches!(c, b'f' | b'F' | b't' | b'T')))
 }
 
 #[cfg(test)]
