@@ -53,11 +53,13 @@ TREE="$SRC/helix-$VERSION"
 
 # The source pins Rust 1.82 in rust-toolchain.toml; build with the machine's stable toolchain.
 # Grammars are fetched by git at run time, which this machine cannot do: skip that step.
+# No debug info and no incremental cache: the build tree is thrown away below, and on a
+# machine short of disk its peak is what counts (about 3 GB with them).
 echo "install-helix: building Helix $VERSION (debug; this takes several minutes)" >&2
 (
   cd "$TREE"
   RUSTUP_TOOLCHAIN=stable HELIX_DISABLE_AUTO_GRAMMAR_BUILD=1 CARGO_TARGET_DIR="$DIR/target" \
-    cargo build --locked -p helix-term >&2
+    CARGO_PROFILE_DEV_DEBUG=false CARGO_INCREMENTAL=0 cargo build --locked -p helix-term >&2
 ) || fail "cargo build of Helix $VERSION failed (see above)"
 
 mkdir -p "$DIR/bin"
@@ -67,7 +69,7 @@ rm -rf "$DIR/runtime"
 cp -r "$TREE/runtime" "$DIR/runtime"
 
 HELIX_RUNTIME="$DIR/runtime" "$HX" --version >&2 || fail "the built hx does not run"
-# Keep only what runs: the build tree is about 3 GB, and caches (CI's too) should not hold it.
+# Keep only what runs: the build tree takes GBs, and caches (CI's too) should not hold it.
 rm -rf "$DIR/target" "$SRC"
 echo "$SHA" > "$STAMP"
 echo "$HX"
