@@ -298,20 +298,7 @@ impl Touch {
         if self.unknown || self.roots_anywhere {
             return true;
         }
-        let overlaps = |n: &Node| n.start_byte() <= changed.1 && changed.0 <= n.end_byte();
-        let mut stack: Vec<Node> = vec![x];
-        let mut seen = 0usize;
-        while let Some(node) = stack.pop() {
-            let mut cursor = node.walk();
-            for child in node.children(&mut cursor).filter(overlaps) {
-                seen += 1;
-                if seen > budget || self.roots.contains(child.kind()) {
-                    return true;
-                }
-                stack.push(child);
-            }
-        }
-        false
+        any_overlapping_below(x, changed, budget, |node| self.roots.contains(node.kind()))
     }
 
     /// Whether some match may differ when only the subtree of `path`'s last node X changed
@@ -345,6 +332,31 @@ impl Touch {
 
 /// Whether a zero-width node (what error recovery inserts) lies just before `node` (or just
 /// after it), outside it.
+/// Whether `hit` holds for some node below `x` that overlaps `span` (bytes), walking down
+/// only through such nodes (one outside `span` has the subtree it had before an edit that
+/// changed only `span`). Looks at most at `budget` nodes; past it, says yes.
+pub(crate) fn any_overlapping_below(
+    x: Node,
+    span: (usize, usize),
+    budget: usize,
+    hit: impl Fn(&Node) -> bool,
+) -> bool {
+    let overlaps = |n: &Node| n.start_byte() <= span.1 && span.0 <= n.end_byte();
+    let mut stack: Vec<Node> = vec![x];
+    let mut seen = 0usize;
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor).filter(overlaps) {
+            seen += 1;
+            if seen > budget || hit(&child) {
+                return true;
+            }
+            stack.push(child);
+        }
+    }
+    false
+}
+
 fn zero_width_beside(node: Node, before: bool) -> bool {
     let at = if before { node.start_byte() } else { node.end_byte() };
     let mut current = node;

@@ -6,6 +6,7 @@ use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{CaptureQuantifier, Node, QueryCapture, QueryCursor, TextProvider, Tree};
 
+use crate::ancestry::any_overlapping_below;
 use crate::kind::SymbolKind;
 use crate::query::{
     Deferred, Filter, Join, JoinElse, LanguageConfig, Merge, Normalize, Part, Role,
@@ -1146,18 +1147,8 @@ fn renumbers(config: &LanguageConfig, tree: &Tree, dirty: Span, from_error: bool
         return true;
     }
     let x = lowest_holder(tree.root_node(), dirty).unwrap_or(tree.root_node());
-    let overlaps = |n: &Node| n.start_byte() <= dirty.end && dirty.start <= n.end_byte();
-    let mut stack = vec![x];
-    let mut seen = 0usize;
-    while let Some(node) = stack.pop() {
-        seen += 1;
-        if seen > 4096 || parents.iter().any(|k| *k == "_" || *k == node.kind()) {
-            return true;
-        }
-        let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor).filter(overlaps));
-    }
-    false
+    let renumbered = |node: &Node| parents.iter().any(|k| *k == "_" || *k == node.kind());
+    renumbered(&x) || any_overlapping_below(x, (dirty.start, dirty.end), 4096, renumbered)
 }
 
 /// Whether no match of the query can differ after an edit whose changed syntax `dirty` covers
