@@ -397,24 +397,7 @@ mod tests {
     fn the_index_query_gives_every_symbol_the_editors_outline_gives() {
         let corpus =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-        let registry = Registry::builtin();
-        let mut files: Vec<_> = Vec::new();
-        let mut stack = vec![corpus.clone()];
-        while let Some(dir) = stack.pop() {
-            let entries = std::fs::read_dir(&dir)
-                .unwrap_or_else(|e| panic!("the corpus at {}: {e}", dir.display()));
-            for e in entries.flatten() {
-                let path = e.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if let Some(l) = registry.for_path(&path, None)
-                    && registry.has_index_query(l)
-                {
-                    files.push((path, l));
-                }
-            }
-        }
-        files.sort_by(|a, b| a.0.cmp(&b.0));
+        let files = index_query_files(std::slice::from_ref(&corpus));
         assert!(
             files.iter().any(|(_, l)| l.id() == "python"),
             "no Python file under {}",
