@@ -557,3 +557,59 @@ fn the_symbol_cache_is_written_at_shutdown_and_at_the_end_of_stdin() {
         assert!(!holds(&written, "deleted_in_session"), "editor {editor}: not written at the end");
     }
 }
+
+/// `locus symbols` as a user runs it: with no sidecar it indexes the folder in-process; with
+/// the editor's sidecar running it asks that one, so an open buffer's unsaved text is found.
+#[test]
+fn locus_symbols_in_process_and_through_the_sidecar() {
+    let dirs = Dirs::new("mcp-symbols");
+    let ledger = dirs.workspace.join("ledger.py");
+    let text =
+        "class Ledger:\n    def balance(self):\n        return 0\n\n\ndef audit():\n    pass\n";
+    std::fs::write(&ledger, text).unwrap();
+    let lines = |out: &str| -> Vec<Value> {
+        out.lines().map(|l| serde_json::from_str(l).expect("one JSON object a line")).collect()
+    };
+
+    let (code, out, err) = locus(&dirs, &dirs.workspace, &["symbols", "Ledger.balance"]);
+    assert_eq!(code, 0, "{err}");
+    let found = lines(&out);
+    assert_eq!(found[0]["name"], "balance", "{out}");
+    assert_eq!(found[0]["kind"], "Method");
+    assert_eq!(found[0]["containerChain"], json!(["Class:Ledger"]));
+    assert_eq!(found[0]["path"], ledger.display().to_string());
+    assert_eq!(found[0]["range"], json!({"start": 2, "end": 3, "length": 2}));
+    assert_eq!(found[0].get("fromEditor"), None, "said only of an open document's symbols");
+
+    let (code, out, err) = locus(&dirs, &dirs.workspace, &["symbols", "a", "--kind", "Function"]);
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<Value> = lines(&out).iter().map(|s| s["name"].clone()).collect();
+    assert_eq!(names, [json!("audit")], "{out}");
+
+    let (code, out, err) = locus(&dirs, &dirs.workspace, &["symbols", "zzqqxx"]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("no symbol matches `zzqqxx`"), "{err}");
+    let (code, _, err) = locus(&dirs, &dirs.workspace, &["symbols", "a", "--kind", "Clas"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Clas"), "{err}");
+
+    // The editor's sidecar answers: a method typed into the open buffer, not saved.
+    let (mut s, _) = start_sidecar(&dirs, &dirs.workspace, "e");
+    let edited = "class Ledger:\n    def unsaved_total(self):\n        return 0\n";
+    s.open(&file_uri(&ledger), "python", 1, edited);
+    s.context(json!(null));
+    let deadline = Instant::now() + WAIT;
+    let found = loop {
+        let (code, out, err) = locus(&dirs, &dirs.workspace, &["symbols", "unsaved_total"]);
+        assert_eq!(code, 0, "{err}");
+        if let Some(first) = lines(&out).into_iter().next() {
+            break first;
+        }
+        assert!(Instant::now() < deadline, "the unsaved method was never found: {err}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(found["fromEditor"], true, "{found}");
+    assert_eq!(found["containerChain"], json!(["Class:Ledger"]));
+    assert_eq!(std::fs::read_to_string(&ledger).unwrap(), text, "the file on disk is untouched");
+    s.stop();
+}

@@ -29,7 +29,7 @@ pub struct SymbolsArgs {
 }
 
 /// Prints one JSON object per match, best first; a note on stderr while the sidecar's index
-/// is still being built.
+/// is still being built, and when nothing matches.
 pub fn symbols(args: &SymbolsArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut params = Map::new();
     params.insert("query".into(), json!(args.query));
@@ -63,8 +63,19 @@ pub fn symbols(args: &SymbolsArgs, out: &mut dyn Write) -> Result<(), CliError> 
     if let Some(w) = data.get("warning").and_then(Value::as_str) {
         eprintln!("locus: warning: {w}");
     }
+    let symbols = data["symbols"].as_array().map_or(&[][..], Vec::as_slice);
+    if symbols.is_empty() {
+        // Said on stderr, so that an empty answer is not mistaken for a failed one; the
+        // status stays 0, as for any answer (exit codes are for errors, docs/configuration.md).
+        let filtered = if args.kind.is_some() || args.path.is_some() {
+            " with the --kind and --path filters given"
+        } else {
+            ""
+        };
+        eprintln!("locus: no symbol matches `{}`{filtered}", args.query);
+    }
     let mut text = String::new();
-    for symbol in data["symbols"].as_array().into_iter().flatten() {
+    for symbol in symbols {
         text.push_str(&symbol.to_string());
         text.push('\n');
     }
