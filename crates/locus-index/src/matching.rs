@@ -62,8 +62,9 @@ pub(crate) fn word_keys(name: &str) -> Vec<String> {
 /// A set of the ASCII letters and digits of a text, case folded, and of the letters `a` to `y`
 /// it holds twice (bits 39 to 63): a name can fuzzy-match a query only if its set holds the
 /// query's, since a match places each of the query's characters on a character of its own.
-/// The second bits halve the names a query's letters admit (`relocate`, `readers`: 11-12k of
-/// Theia's 38k names without them), each of which costs an order check.
+/// The second bits cut the names a query with a doubled letter admits, each of which costs
+/// an order check: of Theia's 38k names, `readers` 12,283 -> 8,131, `noError` 18,247 ->
+/// 8,605, `relocate` only 10,897 -> 10,068.
 pub(crate) fn char_mask(text: &str) -> u64 {
     let mut mask = 0u64;
     for b in text.bytes() {
