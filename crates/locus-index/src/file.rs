@@ -222,6 +222,8 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use locus_scopes::IndexExtraction::{FullQuery, Pruned, PrunedOnly};
+    use proptest::prelude::RngExt;
+    use proptest::test_runner::{RngAlgorithm, TestRng};
 
     use super::*;
 
@@ -610,14 +612,9 @@ mod tests {
         let files: Vec<_> =
             index_query_files(&dirs).into_iter().filter(|(_, l)| l.id() == "python").collect();
         assert!(files.len() >= 5, "only {} Python files under {dirs:?}", files.len());
-        // xorshift64: a fixed sequence, no dependency.
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n.max(1) as u64) as usize
-        };
+        // A fixed sequence: proptest's deterministic ChaCha generator.
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut next = move |n: usize| rng.random_range(0..n.max(1));
         for (path, _) in &files {
             let whole = std::fs::read_to_string(path).unwrap();
             let mut end = whole.len().min(1500);

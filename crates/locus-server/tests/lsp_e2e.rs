@@ -168,7 +168,7 @@ fn edits_in_each_encoding_keep_the_mirror_exact() {
         let mut text = String::from("héllo 😀 wörld\n中文 text\n");
         s.open(uri, "plaintext", 0, &text);
         let pieces = ["a", "é", "😀", "中", "\n", "xy\nz", "", "\r\n"];
-        let mut rng = Rng(0x5eed ^ expected.len() as u64);
+        let mut rng = Rng::new(0x5eed ^ expected.len() as u64);
         for version in 1..=300 {
             let len = text.chars().count();
             let a = rng.below(len + 1);
@@ -293,7 +293,7 @@ fn malformed_input_and_a_burst_of_changes_leave_an_exact_mirror() {
     assert_eq!(s.text(uri), text);
 
     // A burst of 10,000 changes written in one go.
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut burst = Vec::new();
     let pieces = ["x", "ab", "😀", "é", "\n", "}", "{", "", "  return 1;\n"];
     for version in 0..10_000 {

@@ -9,6 +9,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde_json::{Value, json};
 
 pub const DEADLINE: Duration = Duration::from_secs(60);
@@ -287,20 +289,19 @@ pub fn splice(text: &str, a: usize, b: usize, new: &str) -> String {
     format!("{}{new}{}", &text[..start], &text[end..])
 }
 
-/// A deterministic pseudo-random generator (xorshift), so failures reproduce.
-pub struct Rng(pub u64);
+/// A deterministic pseudo-random generator (proptest's ChaCha, from a seed), so failures
+/// reproduce.
+pub struct Rng(TestRng);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
+    pub fn new(seed: u64) -> Rng {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        Rng(TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
     }
 
+    /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 { 0 } else { self.0.random_range(0..n) }
     }
 }
