@@ -379,13 +379,15 @@ impl<'a> LineLexer<'a> {
             w.is_some_and(|w| set.iter().any(|s| s.as_bytes() == w))
         };
         let [w0, w1] = self.words;
-        let compound = w0.is_some_and(|w| HEADERS.contains(&w));
+        // Whether the line starts a header (`def` and `class` included), which needs its `:`.
+        let header_word = w0.is_some_and(|w| HEADERS.contains(&w));
         let open = match self.last {
             Last::Nothing => false,
-            Last::Complete => compound && !self.saw_colon,
+            Last::Complete => header_word && !self.saw_colon,
             // `match x:` and `case y:` open blocks too (soft keywords, names elsewhere).
             Last::Colon => {
-                self.saw_lambda || !(compound || w0.is_some_and(|w| w == b"match" || w == b"case"))
+                self.saw_lambda
+                    || !(header_word || w0.is_some_and(|w| w == b"match" || w == b"case"))
             }
             Last::Star => w0 != Some(b"from"),
             Last::Comma => {
