@@ -202,11 +202,7 @@ fn logical_lines(b: &[u8], rules: &SkimEntry) -> Option<Vec<Line>> {
             Some(b'\t' | 0x0c) => return None,
             Some(b'\n') => i += 1,
             Some(b'\r') => i = newline(b, i)?,
-            Some(b'#') => {
-                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                    i += 1;
-                }
-            }
+            Some(b'#') => i = comment_end(b, i),
             Some(_) => {
                 let mut lexer = LineLexer::new(b, rules);
                 let (line, next) = lexer.line(start, i)?;
@@ -216,6 +212,11 @@ fn logical_lines(b: &[u8], rules: &SkimEntry) -> Option<Vec<Line>> {
         }
     }
     Some(lines)
+}
+
+/// The end of the `#` comment at `i`: its line's newline, or the text's end.
+fn comment_end(b: &[u8], i: usize) -> usize {
+    i + b[i..].iter().take_while(|&&c| c != b'\n' && c != b'\r').count()
 }
 
 /// The offset after the newline at `i` (`\n` or `\r\n`); `None` for a lone `\r`.
@@ -353,9 +354,7 @@ impl<'a> LineLexer<'a> {
                     continue;
                 }
                 b'#' => {
-                    while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                        i += 1;
-                    }
+                    i = comment_end(b, i);
                     continue;
                 }
                 // A continuation line; before any token, the scanner counts the indentation
