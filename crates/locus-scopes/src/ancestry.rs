@@ -330,8 +330,6 @@ impl Touch {
     }
 }
 
-/// Whether a zero-width node (what error recovery inserts) lies just before `node` (or just
-/// after it), outside it.
 /// Whether `hit` holds for some node below `x` that overlaps `span` (bytes), walking down
 /// only through such nodes (one outside `span` has the subtree it had before an edit that
 /// changed only `span`). Looks at most at `budget` nodes; past it, says yes.
@@ -357,6 +355,8 @@ pub(crate) fn any_overlapping_below(
     false
 }
 
+/// Whether a zero-width node (what error recovery inserts) lies just before `node` (or just
+/// after it), outside it.
 fn zero_width_beside(node: Node, before: bool) -> bool {
     let at = if before { node.start_byte() } else { node.end_byte() };
     let mut current = node;

@@ -589,6 +589,10 @@ fn locus_symbols_in_process_and_through_the_sidecar() {
     let (code, out, err) = locus(&dirs, &dirs.workspace, &["symbols", "zzqqxx"]);
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert!(err.contains("no symbol matches `zzqqxx`"), "{err}");
+    let (code, out, err) =
+        locus(&dirs, &dirs.workspace, &["symbols", "balance", "--kind", "Class"]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("no symbol matches `balance` with --kind Class\n"), "{err}");
     let (code, _, err) = locus(&dirs, &dirs.workspace, &["symbols", "a", "--kind", "Clas"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("Clas"), "{err}");

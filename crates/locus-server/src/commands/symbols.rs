@@ -67,12 +67,16 @@ pub fn symbols(args: &SymbolsArgs, out: &mut dyn Write) -> Result<(), CliError> 
     if symbols.is_empty() {
         // Said on stderr, so that an empty answer is not mistaken for a failed one; the
         // status stays 0, as for any answer (exit codes are for errors, docs/configuration.md).
-        let filtered = if args.kind.is_some() || args.path.is_some() {
-            " with the --kind and --path filters given"
+        let filters: Vec<String> = [("--kind", &args.kind), ("--path", &args.path)]
+            .into_iter()
+            .filter_map(|(flag, v)| v.as_ref().map(|v| format!(" {flag} {v}")))
+            .collect();
+        let within = if filters.is_empty() {
+            String::new()
         } else {
-            ""
+            format!(" with{}", filters.join(" and"))
         };
-        eprintln!("locus: no symbol matches `{}`{filtered}", args.query);
+        eprintln!("locus: no symbol matches `{}`{within}", args.query);
     }
     let mut text = String::new();
     for symbol in symbols {
