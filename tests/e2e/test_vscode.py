@@ -656,7 +656,12 @@ def test_vscode_lists_locus_among_its_mcp_servers_and_reaches_its_tools(vscode):
     user.write_text(json.dumps({**json.loads(user.read_text()), "chat.disableAIFeatures": False}))
     old_pid = vscode.record["pid"]
     d("command", title="Developer: Reload Window")
-    wait_for("the old sidecar's discovery file gone", lambda: not (vscode.runtime / "locus" / f"{old_pid}.json").exists(), timeout=60)
+    try:
+        wait_for("the old sidecar's discovery file gone", lambda: not (vscode.runtime / "locus" / f"{old_pid}.json").exists(), timeout=60)
+    except BaseException:
+        # Once under CI load the window did not reload (not reproduced): keep what it showed.
+        d("screenshot", path=str(ARTIFACTS / "reload-window-failed.png"))
+        raise
     vscode.record = wait_for("the reloaded window's sidecar", lambda: (r := vscode._record()) and r["pid"] != old_pid and r, timeout=120)
     d("waitText", selector=".statusbar-item", text=vscode.record["url"].split("/")[2].replace("127.0.0.1", "Locus: 127.0.0.1"), timeout=120)
 

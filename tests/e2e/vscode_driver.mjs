@@ -58,7 +58,9 @@ const commands = {
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: WAIT });
     await input.fill(`>${title}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: WAIT });
+    // Enter runs the focused row: wait until that one is the command, not merely listed (the
+    // list filters and moves its focus as it renders).
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first().waitFor({ timeout: WAIT });
     await page.keyboard.press('Enter');
     return {};
   },
