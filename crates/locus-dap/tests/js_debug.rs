@@ -27,6 +27,7 @@ async fn locals(session: &Session) -> Vec<VariableInfo> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn the_debugging_workflow_on_js_debug() {
     // The built-in file finds the server through LOCUS_JS_DEBUG_SERVER; the test names it.
     let registry = testing::registry();

@@ -20,6 +20,7 @@ fn build() -> (PathBuf, PathBuf) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 async fn the_debugging_workflow_on_lldb_dap() {
     let (source, binary) = build();
     let registry = Registry::builtin();

@@ -8,6 +8,8 @@
 
 #![deny(missing_docs)]
 
+pub mod data;
+
 /// The cursor marker.
 pub const CURSOR: &str = "$0";
 

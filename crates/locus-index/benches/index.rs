@@ -1,7 +1,8 @@
 //! Benchmarks of the symbol index: building it over a folder, and searching it.
 //!
 //! The folder is `$LOCUS_BENCH_INDEX_DIR` when set (for example a copy of the Python standard
-//! library, as `benches/stdlib.py` makes), else the large files of `../shared/corpus/large/`.
+//! library, as `benches/stdlib.py` makes), else the real files fetched from registry packages
+//! (`scripts/fetch-test-data.py`).
 //! `cargo bench -p locus-index`. Whole-process figures (cold index of the standard library,
 //! RSS, query latency through MCP, edit to found) come from `benches/stdlib.py`.
 
@@ -18,7 +19,7 @@ fn main() {
 fn folder() -> PathBuf {
     match std::env::var_os("LOCUS_BENCH_INDEX_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large"),
+        None => locus_fixture::data::files_dir(),
     }
 }
 
@@ -43,7 +44,7 @@ fn build() {
     divan::black_box(index.status().symbols);
 }
 
-/// Names of the corpus files, and costly ones: a letter (a prefix of thousands of names),
+/// Names of the large files, and costly ones: a letter (a prefix of thousands of names),
 /// fuzzy-only (`chkexpr`, `test_et`), nothing (`zzqx`), a container part with a broad name.
 #[divan::bench(args = [
     "check", "Checker", "TypeEvaluator.validateArgs", "getTypeOfExpr", "chkexpr", "zzqx", "e",
@@ -55,11 +56,10 @@ fn search(bencher: divan::Bencher, text: &str) {
     bencher.bench(|| divan::black_box(index.search(&query).hits.len()));
 }
 
-/// An index built over the corpus's large files, the path of `checker.py` there and its text.
+/// An index built over the fetched Python files, the path of `checker.py` there and its text.
 fn checker_indexed() -> (Arc<Index>, PathBuf, String) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/large/python__mypy__mypy_checker.py");
-    let text = std::fs::read_to_string(&path).expect("the corpus's checker.py");
+    let path = locus_fixture::data::file("py", locus_fixture::data::LARGE_PYTHON);
+    let text = std::fs::read_to_string(&path).unwrap();
     let path = std::fs::canonicalize(&path).unwrap();
     let index = Index::start(vec![path.parent().unwrap().to_path_buf()], config());
     assert!(index.wait_built(Duration::from_secs(600)));

@@ -389,22 +389,18 @@ mod tests {
     }
 
     /// Every symbol the editor's outline gives the index is also given, identically (kind,
-    /// container chain, lines, signature), by the index query, on every corpus file of every
+    /// container chain, lines, signature), by the index query, on every real file of every
     /// language that has an index query. The index query may give more: the definitions the
     /// editor hides (the `index.skip` patterns of `queries/python/symbols.scm`). A variable
     /// (one per name and scope, the first binding) is compared by name, kind and containers:
     /// where the editor deems its first binding unreachable (`if sys.platform == "win32": x =
     /// …`), the index keeps that one.
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn the_index_query_gives_every_symbol_the_editors_outline_gives() {
-        let corpus =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-        let files = index_query_files(std::slice::from_ref(&corpus));
-        assert!(
-            files.iter().any(|(_, l)| l.id() == "python"),
-            "no Python file under {}",
-            corpus.display()
-        );
+        let dirs = real_files();
+        let files = index_query_files(&dirs);
+        assert!(files.iter().any(|(_, l)| l.id() == "python"), "no Python file under {dirs:?}");
         let (mut shared, mut extra) = (0, 0);
         for (path, language) in &files {
             let text = std::fs::read_to_string(path).unwrap();
@@ -427,23 +423,24 @@ mod tests {
             extra += index.len() - editor.len();
         }
         eprintln!(
-            "{} corpus files: {shared} symbols as the editor gives them, {extra} more from the index query",
+            "{} files: {shared} symbols as the editor gives them, {extra} more from the index query",
             files.len()
         );
     }
 
-    /// The corpus beside the repository and the fidelity files.
-    fn corpus_and_fidelity() -> Vec<std::path::PathBuf> {
+    /// The real files the tests read: those fetched from registry packages
+    /// (`locus_fixture::data`) and our own fidelity files.
+    fn real_files() -> Vec<std::path::PathBuf> {
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        vec![root.join("../../../shared/corpus"), root.join("../../tests/fidelity/files")]
+        vec![locus_fixture::data::files_dir(), root.join("../../tests/fidelity/files")]
     }
 
     /// The folders the environment variable `var` names (`DIR[:DIR…]`), else
-    /// [`corpus_and_fidelity`].
+    /// [`real_files`].
     fn compare_dirs(var: &str) -> Vec<std::path::PathBuf> {
         match std::env::var_os(var) {
             Some(d) => std::env::split_paths(&d).collect(),
-            None => corpus_and_fidelity(),
+            None => real_files(),
         }
     }
 
@@ -497,13 +494,14 @@ mod tests {
     }
 
     /// The pruned extraction gives the index exactly the symbols (name, kind, parent, lines,
-    /// signature, order) the index query run over the whole tree gives, on every corpus and
+    /// signature, order) the index query run over the whole tree gives, on every registry and
     /// fidelity file of a language with an index query; and it applies (its checks pass) on
     /// them all. `LOCUS_PRUNE_COMPARE_DIR=DIR[:DIR…]` compares every such file under those
     /// directories instead (the Python standard library: 1,788 files, 185,196 symbols), and
     /// prints one thread's time for the full query and the pruned extraction (parse
     /// excluded): run it with `--release --no-capture`.
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn the_pruned_extraction_gives_the_symbols_of_the_full_query() {
         let dirs = compare_dirs("LOCUS_PRUNE_COMPARE_DIR");
         let files = index_query_files(&dirs);
@@ -553,11 +551,12 @@ mod tests {
     }
 
     /// The pruned extraction, where it applies, gives the full query's symbols on broken
-    /// files too: every Python corpus and fidelity file, each cut down to its first 1,500 bytes
+    /// files too: every real Python file, each cut down to its first 1,500 bytes
     /// and mutated 200 times ([`mutated_python_files`]). (The MISSING-node case of the test
     /// above, which a review's mutations found once in about 2,000 files, is rarer than these
     /// reach: that test keeps it.)
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn the_pruned_extraction_follows_the_full_query_in_mutated_files() {
         let python = Registry::builtin().by_id("python").unwrap();
         let (mut compared, mut differ) = (0, Vec::new());
@@ -608,7 +607,7 @@ mod tests {
             ",",
         ];
         const MUTATIONS: usize = 200;
-        let dirs = corpus_and_fidelity();
+        let dirs = real_files();
         let files: Vec<_> =
             index_query_files(&dirs).into_iter().filter(|(_, l)| l.id() == "python").collect();
         assert!(files.len() >= 5, "only {} Python files under {dirs:?}", files.len());
@@ -658,11 +657,12 @@ mod tests {
 
     /// Skimming (the function bodies that hold nothing the index keeps parsed as `pass`) gives
     /// the index exactly the symbols of the whole parse (names, kinds, parents, lines,
-    /// signatures, order) on every Python corpus and fidelity file, and skims most of them.
+    /// signatures, order) on every real Python file, and skims most of them.
     /// `LOCUS_SKIM_COMPARE_DIR=DIR[:DIR…]` compares every Python file under those folders
     /// instead (the standard library) and prints the files that differ; only files whose whole
     /// parse has an error may (a syntax error inside a skimmed body is not seen: `skim.rs`).
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn skimming_gives_the_symbols_of_the_whole_parse() {
         let dirs = compare_dirs("LOCUS_SKIM_COMPARE_DIR");
         let files: Vec<_> =
@@ -866,6 +866,7 @@ mod tests {
     /// of [`mutated_python_files`]. Where only the whole parse has an error, inside a skimmed
     /// body, the two may differ; counted, not compared.
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn skimming_follows_the_whole_parse_in_mutated_files() {
         let python = Registry::builtin().by_id("python").unwrap();
         let (mut compared, mut unseen, mut unseen_differ, mut differ) = (0, 0, 0, Vec::new());

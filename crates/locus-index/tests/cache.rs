@@ -88,17 +88,55 @@ fn names(index: &Index) -> Vec<String> {
 const LEDGER: &str = "class Ledger:\n    def balance(self):\n        total = 1\n        return total\n\n\ndef audit():\n    pass\n";
 const SHOP: &str = "export class Shop {\n  get open(): boolean { return true; }\n  sell(item: string) {}\n}\nexport function restock() {}\n";
 
-/// A folder of real source: two files of the corpus and two small ones.
-fn workspace(dir: &Dir) {
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large");
-    for name in [
-        "python__mypy__mypy_checker.py",
-        "microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts",
-    ] {
-        let text = std::fs::read(corpus.join(name))
-            .unwrap_or_else(|e| panic!("the corpus file {name} under {}: {e}", corpus.display()));
-        dir.write(&format!("big/{name}"), text);
+/// A large Python module in the shape of a type checker's: `classes` classes of methods
+/// with locals and attributes, and module functions between them.
+fn big_python(classes: usize) -> String {
+    let mut out = String::from("from typing import Optional\n\n\n");
+    for c in 0..classes {
+        out.push_str(&format!("class TypeChecker{c}:\n    \"\"\"Checks part {c}.\"\"\"\n\n"));
+        out.push_str("    def __init__(self, options: Optional[dict] = None) -> None:\n");
+        out.push_str("        self.options = options\n        self.errors = []\n\n");
+        for m in 0..8 {
+            out.push_str(&format!(
+                "    def check_func_def_{m}(self, node, depth: int = 0) -> bool:\n        \
+                 result = depth + {m}\n        for item in node:\n            result += \
+                 len(item)\n        return result > {c}\n\n"
+            ));
+        }
+        out.push_str(&format!("\ndef helper_{c}(value):\n    return value * {c}\n\n\n"));
     }
+    out
+}
+
+/// A large TypeScript file in the shape of a type evaluator: an interface, then `classes`
+/// classes with fields, accessors and methods holding callbacks.
+fn big_typescript(classes: usize) -> String {
+    let mut out =
+        String::from("export interface TypeEvaluator {\n  evaluate(node: Node): Type;\n}\n\n");
+    for c in 0..classes {
+        out.push_str(&format!("export class TypeEvaluator{c} implements TypeEvaluator {{\n"));
+        out.push_str("  private cache = new Map<number, Type>();\n");
+        out.push_str(&format!(
+            "  get size(): number {{\n    return this.cache.size + {c};\n  }}\n"
+        ));
+        for m in 0..8 {
+            out.push_str(&format!(
+                "  evaluateTypeOf{m}(node: Node, flags = {m}): Type {{\n    const seen = \
+                 node.children.map((child) => child.kind + flags);\n    if (seen.length > \
+                 {c}) {{\n      return this.cache.get(seen[0]) ?? unknownType;\n    }}\n    \
+                 return unknownType;\n  }}\n"
+            ));
+        }
+        out.push_str(&format!("}}\n\nexport function createEvaluator{c}(): TypeEvaluator {{\n  return new TypeEvaluator{c}();\n}}\n\n"));
+    }
+    out
+}
+
+/// A folder of source: two large generated files (a few thousand symbols each) and two small
+/// ones.
+fn workspace(dir: &Dir) {
+    dir.write("big/checker.py", big_python(300));
+    dir.write("big/typeEvaluator.ts", big_typescript(300));
     dir.write("ledger.py", LEDGER);
     dir.write("web/shop.ts", SHOP);
     dir.settle();
@@ -151,7 +189,7 @@ fn files_changed_added_and_deleted_between_starts_are_read_again_added_and_forgo
     std::fs::remove_file(dir.src().join("web/shop.ts")).unwrap();
     dir.settle();
     let index = built(&dir, config(&dir));
-    assert_eq!(index.status().from_cache, 2, "the two corpus files");
+    assert_eq!(index.status().from_cache, 2, "the two large files");
     let found = |q: &str| search(&index, q).into_iter().any(|h| h.name == q);
     assert!(found("Ladder") && found("adult") && found("Cart"));
     assert!(!found("Ledger") && !found("audit") && !found("Shop") && !found("restock"));
@@ -392,11 +430,7 @@ fn a_write_during_the_build_keeps_the_cached_files_and_adds_those_read_so_far() 
     workspace(&dir);
     assert_eq!(session(&dir, config(&dir)), 0);
     // New files that take seconds to read on one thread.
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/large");
-    let big = std::fs::read(
-        corpus.join("microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts"),
-    )
-    .unwrap();
+    let big = big_typescript(700);
     for i in 0..5 {
         dir.write(&format!("more/copy{i}.ts"), &big);
     }

@@ -2,7 +2,7 @@
 //! `index.skip`, with `index.merge` for `merge` (`queries/README.md`). These tests keep what the
 //! index leaves out a reviewed list ([`SKIPPED`]: every marked pattern is named there with its
 //! reason, every entry names a marked pattern), keep `index.merge` to definitions, and keep the
-//! index's outline of every Python corpus file the recorded one, byte for byte.
+//! index's outline of every real Python file the recorded one, byte for byte.
 
 use std::path::PathBuf;
 
@@ -126,18 +126,21 @@ fn patterns_are_split_at_the_top_level_with_their_captures() {
     );
 }
 
-/// The Python files the golden outlines cover: the shared corpus (`../shared/corpus`, the
-/// large `checker.py` included) and the repository's own Python test files (fidelity and
-/// scope files, which hold the odd cases: static conditions, try/else, `global`, slots).
-fn python_files() -> Vec<(String, PathBuf)> {
+/// The Python files the golden outlines cover: the repository's own (fidelity and scope
+/// files, which hold the odd cases: static conditions, try/else, `global`, slots) or those
+/// fetched from registry packages (`locus_fixture::data`, mypy's large `checker.py` among them).
+fn python_files(fetched: bool) -> Vec<(String, PathBuf)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let corpus = root.join("../shared/corpus");
+    let dirs = if fetched {
+        vec![("registry", locus_fixture::data::files_dir().join("py"))]
+    } else {
+        vec![
+            ("tests/fidelity/files/py", root.join("tests/fidelity/files/py")),
+            ("tests/scopes/python", root.join("tests/scopes/python")),
+        ]
+    };
     let mut files = Vec::new();
-    for (label, dir) in [
-        ("corpus", corpus.clone()),
-        ("tests/fidelity/files/py", root.join("tests/fidelity/files/py")),
-        ("tests/scopes/python", root.join("tests/scopes/python")),
-    ] {
+    for (label, dir) in dirs {
         let mut stack = vec![dir.clone()];
         while let Some(d) = stack.pop() {
             let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
@@ -153,11 +156,7 @@ fn python_files() -> Vec<(String, PathBuf)> {
         }
     }
     files.sort();
-    assert!(
-        files.iter().any(|(l, _)| l.ends_with("mypy_checker.py")),
-        "no checker.py under {}",
-        corpus.display()
-    );
+    assert!(files.len() >= 5, "only {} Python files", files.len());
     files
 }
 
@@ -168,19 +167,18 @@ fn fnv1a(text: &str) -> u64 {
         .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
-/// The index's outline of every Python file of the corpus is the one recorded in
-/// `tests/index_outlines/python.txt` (symbol count and a digest of the whole outline, each
+/// The index's outline of every Python file of a set is the one recorded in
+/// `tests/index_outlines/` (symbol count and a digest of the whole outline, each
 /// symbol's depth, kind, name, range and selection): a change to the Python query that
 /// changes what the index sees fails here. Recorded from `queries/python/index.scm`, a copy
 /// of `symbols.scm` with rules taken out by hand, before the index query became `symbols.scm`
 /// less its `index.skip` patterns, which gives the same outlines byte for byte (and on the
 /// 668 files of `/usr/lib/python3.11`). `UPDATE_EXPECT=1 cargo test -p locus-index --test index_query`
 /// records them again; `locus-scopes`'s `outline_dump` example shows what changed.
-#[test]
-fn the_python_index_outlines_of_the_corpus_are_the_recorded_ones() {
+fn index_outlines(fetched: bool) -> String {
     let python = locus_scopes::Registry::builtin().by_id("python").unwrap();
     let mut out = String::new();
-    for (label, path) in python_files() {
+    for (label, path) in python_files(fetched) {
         let text = std::fs::read_to_string(&path).unwrap();
         // The index query's whole outline (locals included), as the full query gives it: the
         // index's own extraction leaves out locals it drops anyway (`pruned.rs`; that it gives
@@ -201,5 +199,16 @@ fn the_python_index_outlines_of_the_corpus_are_the_recorded_ones() {
             fnv1a(&format!("{}\n{lines}", outline.total))
         ));
     }
-    expect_test::expect_file!["index_outlines/python.txt"].assert_eq(&out);
+    out
+}
+
+#[test]
+fn the_python_index_outlines_of_our_own_files_are_the_recorded_ones() {
+    expect_test::expect_file!["index_outlines/own.txt"].assert_eq(&index_outlines(false));
+}
+
+#[test]
+#[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
+fn the_python_index_outlines_of_the_registry_files_are_the_recorded_ones() {
+    expect_test::expect_file!["index_outlines/registry.txt"].assert_eq(&index_outlines(true));
 }

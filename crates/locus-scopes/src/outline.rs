@@ -2303,6 +2303,7 @@ mod tests {
     /// A document's query run in parts on several threads finds what one run finds, wherever
     /// the cuts fall (inside symbols, between them, at a match's edge).
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn gathering_in_parts_equals_one_run() {
         let mut checked = 0;
         for (path, source, config) in fidelity_files() {
@@ -2319,23 +2320,16 @@ mod tests {
         assert!(checked >= 20, "only {checked} files");
     }
 
-    /// Every file of `tests/fidelity/files` (TS, TSX, JS, Python, Markdown), parsed, with its
-    /// language's editor query.
+    /// Every real TS, TSX, JS, Python and Markdown file of the tests (fetched from registry
+    /// packages, and our own odd cases), parsed, with its language's editor query.
     fn fidelity_files() -> Vec<(std::path::PathBuf, Source, std::sync::Arc<LanguageConfig>)> {
-        let root =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fidelity/files");
         let mut out = Vec::new();
-        for lang in ["ts", "tsx", "js", "py", "md"] {
-            let mut files: Vec<_> =
-                std::fs::read_dir(root.join(lang)).unwrap().map(|e| e.unwrap().path()).collect();
-            files.sort();
-            for path in files {
-                let text = std::fs::read_to_string(&path).unwrap();
-                let language = Registry::builtin().for_path(&path, None).unwrap();
-                let source = Source::new(Document::new(&text, 0), Some(language));
-                let config = Registry::builtin().config(language).unwrap();
-                out.push((path, source, config));
-            }
+        for path in locus_fixture::data::files_of(&["ts", "tsx", "js", "py", "md"]) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let language = Registry::builtin().for_path(&path, None).unwrap();
+            let source = Source::new(Document::new(&text, 0), Some(language));
+            let config = Registry::builtin().config(language).unwrap();
+            out.push((path, source, config));
         }
         out
     }
@@ -2343,6 +2337,7 @@ mod tests {
     /// The `root.up` patterns tried over two threads, each over half of the roots, find what
     /// one run finds (every language with such patterns).
     #[test]
+    #[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
     fn deferred_patterns_in_two_parts_equal_one_run() {
         let mut checked = 0;
         for (path, source, config) in fidelity_files() {

@@ -1,4 +1,4 @@
-//! `locus lsp` costs on the corpus's 30,000-line TypeScript file:
+//! `locus lsp` costs on a large TypeScript file (`locus_fixture::data::LARGE_TYPESCRIPT`):
 //! - `did_change_one_char`: one character inserted or deleted, applied to the mirror and
 //!   reparsed, in process (the editor-state code the server runs);
 //! - `get_context_after_change`: a `locus/getContext` round trip over stdio to the real
@@ -9,7 +9,7 @@
 //!   (editors take longer than that to open their first buffer; the server compiles the
 //!   workspace's likely queries meanwhile).
 //!
-//! Before the benchmarks it prints resident memory with 1,000 corpus documents open and after
+//! Before the benchmarks it prints resident memory with 1,000 documents of the fetched files open and after
 //! closing them. Run: `cargo bench -p locus-server --bench lsp`.
 
 #[allow(dead_code, unused_imports, reason = "the bench uses only part of the state module")]
@@ -19,21 +19,18 @@ mod state;
 #[path = "../tests/lsp_support/mod.rs"]
 mod lsp_support;
 
-use std::path::PathBuf;
 
 use divan::Bencher;
 use locus_doc::{Position, PositionEncoding, Range};
 use serde_json::{Value, json};
 
-const LARGE: &str =
-    "large/microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
+const LARGE: &str = locus_fixture::data::LARGE_TYPESCRIPT;
 /// `let magicMethodSupported = true;`: typing `x` renames the variable.
 const LINE: u32 = 14999;
 const COLUMN: u32 = 12;
 
 fn large_text() -> String {
-    std::fs::read_to_string(lsp_support::corpus_dir().join(LARGE))
-        .expect("the corpus beside the repository")
+    locus_fixture::data::read("ts", LARGE)
 }
 
 fn main() {
@@ -69,7 +66,7 @@ fn did_change_one_char(bencher: Bencher) {
 
 #[divan::bench(sample_count = 200, sample_size = 1)]
 fn get_context_after_change(bencher: Bencher) {
-    let path = lsp_support::corpus_dir().join(LARGE);
+    let path = locus_fixture::data::file("ts", LARGE);
     let uri = format!("file://{}", std::fs::canonicalize(&path).unwrap_or(path).display());
     let mut server = lsp_support::Server::start(&["--no-mcp"]);
     server.initialize(json!({"capabilities": {"experimental": {"locus": {"cursor": true}}}}));
@@ -98,7 +95,7 @@ fn get_context_after_change(bencher: Bencher) {
 
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn first_context_after_open(bencher: Bencher) {
-    let path = lsp_support::corpus_dir().join(LARGE);
+    let path = locus_fixture::data::file("ts", LARGE);
     let path = std::fs::canonicalize(&path).unwrap_or(path);
     let folder = format!("file://{}", path.parent().expect("a folder").display());
     let uri = format!("file://{}", path.display());
@@ -122,17 +119,9 @@ fn first_context_after_open(bencher: Bencher) {
         });
 }
 
-/// Resident memory of `locus lsp` with 1,000 corpus documents open, and after closing them.
+/// Resident memory of `locus lsp` with 1,000 documents of the fetched files open, and after closing them.
 fn memory_report() {
-    let corpus = lsp_support::corpus_dir();
-    let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["ts", "tsx", "js", "py", "md"] {
-        let Ok(entries) = std::fs::read_dir(corpus.join(dir)) else { continue };
-        for e in entries.flatten() {
-            files.push(e.path());
-        }
-    }
-    files.sort();
+    let files = locus_fixture::data::files_of(&["ts", "tsx", "js", "py", "md"]);
     let texts: Vec<(String, String)> = files
         .iter()
         .map(|p| {

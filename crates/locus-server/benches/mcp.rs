@@ -1,4 +1,4 @@
-//! MCP costs, on the corpus's 30,000-line TypeScript file open in a live `locus lsp`:
+//! MCP costs, on a large TypeScript file (`locus_fixture::data::LARGE_TYPESCRIPT`) open in a live `locus lsp`:
 //! - `editor_get_context` round trips over streamable HTTP on loopback while an editor
 //!   streams edits and cursor moves (one every 2 ms): median and p99, over a fresh connection
 //!   per request and over one kept-alive connection, side by side;
@@ -34,14 +34,12 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 
-const LARGE: &str =
-    "large/microsoft__pyright__packages_pyright-internal_src_analyzer_typeEvaluator.ts";
+const LARGE: &str = locus_fixture::data::LARGE_TYPESCRIPT;
 const LINE: u32 = 14999;
 const COLUMN: u32 = 12;
 
 fn large_text() -> String {
-    std::fs::read_to_string(lsp_support::corpus_dir().join(LARGE))
-        .expect("the corpus beside the repository")
+    locus_fixture::data::read("ts", LARGE)
 }
 
 fn main() {
@@ -130,7 +128,8 @@ fn report() {
     let rt =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     println!(
-        "MCP benchmarks: {LARGE} (30,464 lines) open in `locus lsp`, cursor at line {}",
+        "MCP benchmarks: {LARGE} ({} lines) open in `locus lsp`, cursor at line {}",
+        large_text().lines().count(),
         LINE + 1
     );
 

@@ -6,20 +6,17 @@ use lsp_support::Server;
 use serde_json::{Value, json};
 
 #[test]
+#[ignore = "reads registry packages fetched by scripts/fetch-test-data.py; scripts/test.sh runs it"]
 fn a_thousand_documents_open_and_close() {
-    let corpus = lsp_support::corpus_dir();
     let mut texts = Vec::new();
     for (dir, language) in
         [("ts", "typescript"), ("py", "python"), ("md", "markdown"), ("js", "javascript")]
     {
-        for e in std::fs::read_dir(corpus.join(dir))
-            .expect("../shared/corpus beside the repository")
-            .flatten()
-        {
+        for path in locus_fixture::data::files_of(&[dir]) {
             texts.push((
                 language,
-                e.path().extension().unwrap().to_string_lossy().into_owned(),
-                std::fs::read_to_string(e.path()).unwrap(),
+                path.extension().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&path).unwrap(),
             ));
         }
     }

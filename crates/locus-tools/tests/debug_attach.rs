@@ -55,6 +55,7 @@ fn attach_when_listening(h: &Harness, port: u16, adapter: &str) -> serde_json::V
 }
 
 #[test]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 fn attach_to_a_python_program_by_its_debug_servers_address() {
     let program = testing::program("cart.py");
     let port = free_port();
@@ -94,6 +95,7 @@ fn attach_to_a_python_program_by_its_debug_servers_address() {
 }
 
 #[test]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 fn attach_to_a_native_program_by_its_pid() {
     testing::require("lldb-dap-19");
     let source = testing::program("ticks.c");
@@ -121,6 +123,7 @@ fn attach_to_a_native_program_by_its_pid() {
 }
 
 #[test]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 fn attach_to_a_go_program_by_its_pid() {
     testing::require("dlv");
     testing::require("go");
@@ -148,6 +151,7 @@ fn attach_to_a_go_program_by_its_pid() {
 }
 
 #[test]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 fn attach_to_a_node_program_by_its_inspector_address() {
     testing::require("node");
     let program = testing::program("ticks.js");

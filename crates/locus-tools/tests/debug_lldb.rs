@@ -9,6 +9,7 @@ use locus_dap::testing;
 use serde_json::json;
 
 #[test]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 fn the_debugging_workflow_on_lldb_dap() {
     testing::require("lldb-dap-19");
     let source = testing::program("loop.c");

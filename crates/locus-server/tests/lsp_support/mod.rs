@@ -254,11 +254,6 @@ pub fn file_uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-/// The corpus beside the repository (`../shared/corpus`).
-pub fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
 /// A position in `text` at char index `at`, in `encoding`. Lines break at `\n`, `\r\n` and a
 /// lone `\r`, as in the LSP; `at` must not fall inside a `\r\n`.
 pub fn position(text: &str, at: usize, encoding: &str) -> Value {
