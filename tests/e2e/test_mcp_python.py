@@ -47,7 +47,7 @@ def test_http_tools_list_and_editor_context(sidecar):
         async with http(sidecar) as client:
             tools = (await client.list_tools()).tools
             by_name = {t.name: t for t in tools}
-            # The guidance rides in the description every client shows (issue 9, item 6).
+            # The guidance rides in the description every client shows.
             assert by_name["editor_get_context"].description.startswith(
                 "Get current editor cursor position, selection, and containing symbol context.\n\nUSE FOR: ")
             assert by_name["symbol_scope_at"].input_schema["required"] == ["path", "line"]
@@ -84,7 +84,8 @@ def test_http_tools_list_and_editor_context(sidecar):
 
 def test_http_output_schemas_describe_every_answer(sidecar):
     """Every tool has an outputSchema: the SDK validates each successful structuredContent
-    against it, and errors are checked here against the same schema (DESIGN §4)."""
+    against it, and errors are checked here against the same schema
+    (docs/reference/envelope.md)."""
     need_sdk()
     import jsonschema
 
@@ -150,9 +151,10 @@ def test_http_slow_call_keeps_the_context_of_its_start(sidecar):
 
 
 def test_long_calls_send_progress_to_a_client_that_asks(env):
-    """DESIGN §4: a wait longer than a few seconds sends notifications/progress when the client
-    gave a progressToken (the SDK gives one with a progress callback): over HTTP to the sidecar,
-    and through `locus mcp` forwarding to it. The interval is shortened for the test."""
+    """A wait longer than a few seconds sends notifications/progress when the client gave a
+    progressToken (the SDK gives one with a progress callback; docs/reference/envelope.md): over
+    HTTP to the sidecar, and through `locus mcp` forwarding to it. The interval is shortened for
+    the test."""
     need_sdk()
     env.vars["LOCUS_MCP_PROGRESS_MS"] = "200"
     sidecar = Sidecar(env)
@@ -263,8 +265,9 @@ def test_stdio_finds_a_restarted_editor(env):
 
 
 def test_stdio_dialog_first_request_from_a_transcript(env, tmp_path):
-    """Issue 5 through a real MCP client: the user's first request, verbatim, from a Claude Code
-    transcript of this workspace (a fixture home, so the machine's own transcripts stay out)."""
+    """`dialog_get_first_request` through a real MCP client: the user's first request, verbatim,
+    from a Claude Code transcript of this workspace (a fixture home, so the machine's own
+    transcripts stay out)."""
     need_sdk()
     home = tmp_path / "home"
     claude = home / ".claude"
@@ -299,8 +302,8 @@ def test_stdio_dialog_first_request_from_a_transcript(env, tmp_path):
 
 
 def test_stdio_dialog_honours_workspace_from_the_filesystem_root(env, tmp_path):
-    """Issue 9, item 7: `locus mcp --workspace DIR` started from `/` (as desktop agents start MCP
-    servers) recalls DIR's conversation; without `--workspace`, `/` holds no project's sessions."""
+    """`locus mcp --workspace DIR` started from `/` (as desktop agents start MCP servers)
+    recalls DIR's conversation; without `--workspace`, `/` holds no project's sessions."""
     need_sdk()
     home = tmp_path / "home"
     claude = home / ".claude"

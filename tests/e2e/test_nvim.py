@@ -2,7 +2,7 @@
 
 A headless Neovim types into buffers, moves the cursor, switches buffers and loses focus;
 tests/e2e/nvim_session.lua records what `locus/getContext` and the mirror say at each step.
-tests/e2e/nvim_ux_session.lua goes through what users meet (issue 11): `:checkhealth locus`,
+tests/e2e/nvim_ux_session.lua goes through what users meet: `:checkhealth locus`,
 `:Locus`, the statusline and winbar, an agent (tests/e2e/nvim_agent_probe.py, the Python MCP
 SDK over `locus mcp`) in Neovim's `:terminal` and while Neovim has lost focus, help windows,
 unnamed buffers, `:Locus restart`, and a `locus` that is not executable.
@@ -72,7 +72,7 @@ def test_switching_buffers_and_focus(session):
     assert second["symbols"]["scopeHierarchy"] == "Class:Box > Method:open"
     assert "focus_lost" in r["steps"]
     lost = r["focus_lost"]
-    assert lost is not None, "focus leaving Neovim keeps the last text editor (DESIGN §5)"
+    assert lost is not None, "focus leaving Neovim keeps the last text editor (docs/reference/lsp.md)"
     assert lost["file"]["path"] == str(work / "box.ts") and lost["focused"] is False
     assert lost["cursor"] == second["cursor"]
     assert r["focus_gained"]["file"]["path"] == str(work / "box.ts")

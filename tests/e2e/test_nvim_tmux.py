@@ -1,5 +1,5 @@
 """Neovim with the Locus plugin in a real tmux, focus events on, driven by real keystrokes
-(issue 11: "an agent in a tmux pane beside the editor gets the editor's context").
+(an agent in a tmux pane beside the editor gets the editor's context).
 
 A tmux client is attached through a pseudo-terminal, so tmux has a focused client and sends
 focus events to its panes. Keys typed into that terminal move Neovim's cursor (the statusline

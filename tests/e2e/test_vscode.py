@@ -520,7 +520,7 @@ def test_readme_agent_snippets_reach_the_live_editor(vscode):
         assert envelope["editorContext"]["file"]["path"] == str(vscode.ws / "src" / "main.ts"), (command, envelope)
 
 
-# Editor actions (DESIGN §5), done by VS Code's own machinery. They change the workspace, so
+# Editor actions (docs/editors.md), done by VS Code's own machinery. They change the workspace, so
 # they run last.
 
 def test_editor_open_file_and_diagnostic_collect(vscode):

@@ -1,5 +1,5 @@
 //! The errors a DAP client or session can end in, each with the stable code of the tool
-//! envelope (DESIGN §4) and a hint that says what to do next.
+//! envelope (docs/reference/error-codes.md) and a hint that says what to do next.
 //!
 //! **Invariant:** every error that comes from the adapter's side carries the tail of the
 //! adapter's stderr when there is one, because that is where adapters explain themselves.

@@ -8,12 +8,13 @@
 
 use std::path::PathBuf;
 
-/// The large TypeScript file benchmarks and scale tests open (label of `ts`).
-pub const LARGE_TYPESCRIPT: &str = "TYPESCRIPT_LABEL";
+/// The large TypeScript file benchmarks and scale tests open (label of `ts`): TypeScript's
+/// `lib.dom.d.ts`, about 39,000 lines of declarations.
+pub const LARGE_TYPESCRIPT: &str = "typescript__lib_lib.dom.d.ts";
 
 /// The large Python file benchmarks and scale tests open (label of `py`): mypy's `checker.py`,
-/// about 9,000 lines, a class of 8,000.
-pub const LARGE_PYTHON: &str = "python__mypy__mypy_checker.py";
+/// about 10,000 lines, most of them one class.
+pub const LARGE_PYTHON: &str = "mypy__mypy_checker.py";
 
 /// The data folder: `$LOCUS_TEST_DATA`, else `$XDG_CACHE_HOME/locus/test-data`, else
 /// `~/.cache/locus/test-data` (as `scripts/fetch-test-data.py` decides).

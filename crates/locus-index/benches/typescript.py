@@ -374,7 +374,7 @@ KINDS = {
 }
 # What the index is to find of navto's items (the rule): the items of exactly the queried name,
 # in the tree's files, of a kind above (not `alias`: imports and re-exports, nor `parameter`),
-# except locals (declared in a function body, not a definition themselves: the issue indexes
+# except locals (declared in a function body, not a definition themselves: the index holds
 # nested definitions, not locals; `places` tells) and members of anonymous object types
 # (counted apart: the editor's outline has no symbol for them). Overloads (the same name, kind
 # and container in one file, several navto items) are one symbol in the editor's outline: the

@@ -925,8 +925,8 @@ fn update_traced(
     // An edit no match can see (inside an expression, an argument list, a string, a method
     // body's statement that declares nothing, where no pattern roots) changes no symbol: the
     // outline moved across it is the new one, whatever the size of the holders around it
-    // (issue 14: a character typed in a method of mypy's 8,000-line `TypeChecker`
-    // re-extracted the whole class).
+    // (a character typed in a method of mypy's 8,000-line `TypeChecker` once re-extracted the
+    // whole class).
     // Error recovery reshapes a tree beyond the changed ranges' reach, in the tree the old
     // outline came from as in the new one: both must be error-free.
     if !from_error && unseen(config, tree, dirty) && !beside(&outline.symbols, dirty) {

@@ -5,8 +5,8 @@
 //! TypeScript extension does, pyright, VS Code's Markdown server). For every reference file
 //! this test samples many positions (three per line — first non-blank character, middle, end —
 //! and every symbol boundary of both outlines), computes the containing scopes at each by
-//! DESIGN §3's rule (`Outline::chain_at` over the reference outline and over Locus's), and
-//! compares two things:
+//! the rule of `docs/reference/editor-context.md` (`Outline::chain_at` over the reference
+//! outline and over Locus's), and compares two things:
 //!
 //! - the **chain**: kinds and names, outermost first;
 //! - the **chain with ranges**: the same, plus each scope's line range as editorContext
@@ -77,10 +77,25 @@ impl Group {
     }
 }
 
-/// The positions where our own files disagree with the reference, known and explained in
-/// `tests/fidelity/README.md`: (file, positions whose chain differs, positions whose chain or
-/// ranges differ). Every other own file agrees everywhere.
-const KNOWN: [(&str, usize, usize); 1] = [("md/odd_cases.md", 8, 81)];
+/// Files whose disagreements have a known cause, explained in `tests/fidelity/README.md`:
+/// (file, positions whose chain differs, positions whose chain or ranges differ). A listed
+/// file must differ at exactly that many positions (a fix or a regression both show here),
+/// and those positions do not count against the bar. Every other own file agrees everywhere.
+const KNOWN: [(&str, usize, usize); 3] = [
+    // `$$` display math holding `#` lines, which tree-sitter-md reads as headings.
+    ("md/odd_cases.md", 8, 81),
+    // `### fetch(url[, options])`: brackets with no link definition are text for markdown-it;
+    // Locus strips them as a shortcut link.
+    ("md/node-fetch__README.md", 152, 152),
+    // A link definition whose destination is on the next line ends on its label's line for
+    // VS Code; Locus ends it after the destination.
+    ("md/black__docs_contributing_release_process.md", 9, 27),
+];
+
+/// The known (chain, ranges) disagreements of `file`.
+fn known(file: &str) -> Option<(usize, usize)> {
+    KNOWN.iter().find(|(f, ..)| *f == file).map(|&(_, chain, ranges)| (chain, ranges))
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -252,13 +267,23 @@ fn compare(lang: &str, name: &str, path: &Path, reference: &Path, report: &mut S
 /// and the disagreements.
 struct Measured {
     tallies: BTreeMap<(String, Group), Tally>,
+    /// The same, with each [`KNOWN`] file's known disagreements counted as agreeing.
+    forgiven: BTreeMap<(String, Group), Tally>,
     per_file: Vec<(String, Tally)>,
+    /// [`KNOWN`] files that differ at another number of positions.
+    unexpected: Vec<String>,
     report: String,
 }
 
 fn measure(groups: &[Group]) -> Measured {
     let reference_dir = root().join("tests/fidelity/reference");
-    let mut m = Measured { tallies: BTreeMap::new(), per_file: Vec::new(), report: String::new() };
+    let mut m = Measured {
+        tallies: BTreeMap::new(),
+        forgiven: BTreeMap::new(),
+        per_file: Vec::new(),
+        unexpected: Vec::new(),
+        report: String::new(),
+    };
     let mut langs: Vec<_> =
         std::fs::read_dir(&reference_dir).unwrap().map(|e| e.unwrap().path()).collect();
     langs.sort();
@@ -278,8 +303,24 @@ fn measure(groups: &[Group]) -> Measured {
                 Group::Registry => locus_fixture::data::file(&lang, &name),
             };
             let tally = compare(&lang, &name, &path, &reference, &mut m.report);
+            let file = format!("{lang}/{name}");
+            let misses = (tally.positions - tally.chain, tally.positions - tally.ranges);
+            let mut forgiven = tally;
+            match known(&file) {
+                Some(expected) if expected == misses => {
+                    (forgiven.chain, forgiven.ranges) = (tally.positions, tally.positions);
+                }
+                Some(expected) => m.unexpected.push(format!(
+                    "{file}: {misses:?} positions differ (chain, ranges), known {expected:?}"
+                )),
+                None if group == Group::Own && misses != (0, 0) => m
+                    .unexpected
+                    .push(format!("{file}: {misses:?} positions differ (chain, ranges)")),
+                None => {}
+            }
             m.tallies.entry((lang.clone(), group)).or_default().add(tally);
-            m.per_file.push((format!("{lang}/{name}"), tally));
+            m.forgiven.entry((lang.clone(), group)).or_default().add(forgiven);
+            m.per_file.push((file, tally));
         }
     }
     m
@@ -330,21 +371,11 @@ fn own_cases_agree_with_vscode_providers_but_where_known() {
     }
     println!("{summary}");
     write_report(&summary, &m);
-    let mut wrong = Vec::new();
-    for (file, t) in &m.per_file {
-        let (chain, ranges) = KNOWN
-            .iter()
-            .find(|(f, ..)| f == file)
-            .map_or((0, 0), |&(_, chain, ranges)| (chain, ranges));
-        let got = (t.positions - t.chain, t.positions - t.ranges);
-        if got != (chain, ranges) {
-            wrong.push(format!(
-                "{file}: {got:?} positions differ (chain, ranges), known {:?}",
-                (chain, ranges)
-            ));
-        }
-    }
-    assert!(wrong.is_empty(), "{wrong:#?}\n(LOCUS_FIDELITY_REPORT=path lists them)");
+    assert!(
+        m.unexpected.is_empty(),
+        "{:#?}\n(LOCUS_FIDELITY_REPORT=path lists them)",
+        m.unexpected
+    );
 }
 
 #[test]
@@ -355,9 +386,10 @@ fn scope_chains_and_ranges_agree_with_vscode_providers() {
     // The table: one row per language and group, then the language as a whole.
     let mut summary = String::from(TABLE_HEAD);
     let mut failed = Vec::new();
-    let mut check = |lang: &str, group: &str, t: &Tally, summary: &mut String| {
+    // The table shows every disagreement; the bar forgives the known ones.
+    let mut check = |lang: &str, group: &str, t: &Tally, forgiven: &Tally, summary: &mut String| {
         row(summary, lang, group, t);
-        if t.chain_rate() < REQUIRED || t.ranges_rate() < REQUIRED {
+        if forgiven.chain_rate() < REQUIRED || forgiven.ranges_rate() < REQUIRED {
             failed.push(format!("{lang} ({group})"));
         }
     };
@@ -366,21 +398,24 @@ fn scope_chains_and_ranges_agree_with_vscode_providers() {
             m.tallies.contains_key(&(lang.to_string(), Group::Registry)),
             "no registry files for {lang}: tests/data/sources.toml lists none with a reference"
         );
-        let mut all = Tally::default();
+        let (mut all, mut all_forgiven) = (Tally::default(), Tally::default());
         for group in [Group::Registry, Group::Own] {
-            if let Some(t) = m.tallies.get(&(lang.to_string(), group)) {
+            let key = (lang.to_string(), group);
+            if let (Some(t), Some(f)) = (m.tallies.get(&key), m.forgiven.get(&key)) {
                 all.add(*t);
+                all_forgiven.add(*f);
                 // Our own odd cases count in the whole, not as a bar of their own.
                 if group == Group::Own {
                     row(&mut summary, lang, group.label(), t);
                 } else {
-                    check(lang, group.label(), t, &mut summary);
+                    check(lang, group.label(), t, f, &mut summary);
                 }
             }
         }
-        check(lang, "**all**", &all, &mut summary);
+        check(lang, "**all**", &all, &all_forgiven, &mut summary);
     }
     println!("{summary}");
     write_report(&summary, &m);
+    assert!(m.unexpected.is_empty(), "{:#?}", m.unexpected);
     assert!(failed.is_empty(), "agreement below {}% for {failed:?}:\n{summary}", REQUIRED * 100.0);
 }

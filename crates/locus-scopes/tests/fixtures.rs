@@ -153,7 +153,7 @@ class UserService:
 
 #[test]
 fn python_method_after_many_hoisted_attributes() {
-    // Issue 11: past eight `self.x` attributes (filed beside the method, as pyright does) the
+    // Past eight `self.x` attributes (filed beside the method, as pyright does) the
     // method used to drop out of the chain.
     check(
         "python",
@@ -214,7 +214,7 @@ fn markdown_before_the_first_heading_is_top_level() {
     check("markdown", "Intro $0text.\n\n# Title\n", expect!["<file>"]);
 }
 
-// Issue 11: TypeScript and JavaScript as tsserver's navigation tree gives them in VS Code.
+// TypeScript and JavaScript as tsserver's navigation tree gives them in VS Code.
 
 #[test]
 fn typescript_accessor_fields_are_named_by_their_identifier() {
@@ -395,7 +395,7 @@ fn check_lines(language: &str, fixture: &str, expect: Expect) {
     expect.assert_eq(&actual);
 }
 
-// Issue 11: pyright files `self.x` under the class beside the method that assigns it; the
+// Pyright files `self.x` under the class beside the method that assigns it; the
 // chain holds every symbol containing the cursor, so the method stays in it.
 #[test]
 fn python_self_attribute_in_a_large_init_keeps_the_method() {
@@ -420,7 +420,7 @@ class Flask(App):
     );
 }
 
-// Issue 11: a Markdown section ends on the line before the next heading of the same or a
+// A Markdown section ends on the line before the next heading of the same or a
 // higher level (VS Code's server: that line's end), not on the heading's line.
 #[test]
 fn markdown_section_ends_on_the_line_before_the_next_heading() {
@@ -438,7 +438,7 @@ fn markdown_section_ends_on_the_line_before_the_next_heading() {
     );
 }
 
-// Issue 11: `if <static true> and TYPE_CHECKING: … else: …` keeps only the `if` branch, as
+// `if <static true> and TYPE_CHECKING: … else: …` keeps only the `if` branch, as
 // pyright evaluates both operands statically; a non-static operand keeps both (the last typed
 // definition wins).
 #[test]
@@ -480,7 +480,7 @@ else:
     check("python", fixture, expect!["Function:helper"]);
 }
 
-// Issue 11: `__slots__` entries are the class's attributes, spanning their strings; an
+// `__slots__` entries are the class's attributes, spanning their strings; an
 // annotated `self.x: T = …` is a typed declaration and takes the slot's place.
 #[test]
 fn python_slots_and_annotated_self_attributes() {

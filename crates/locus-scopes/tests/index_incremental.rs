@@ -15,7 +15,7 @@ fn files() -> &'static [String] {
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
         [
             "scopes/python/compat.py",
-            "scopes/python/issue_11.py",
+            "scopes/python/declarations.py",
             "scopes/python/pipeline.py",
             "scopes/python/models.py",
             "fidelity/files/py/typing_cases.py",
@@ -136,10 +136,10 @@ fn big_files() -> &'static [String] {
     static FILES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     FILES.get_or_init(|| {
         let fetched = [
-            "python__mypy__mypy_checker.py",
-            "pallets__click__src_click__winconsole.py",
-            "pallets__click__src_click_exceptions.py",
-            "python__cpython__Lib_statistics.py",
+            locus_fixture::data::LARGE_PYTHON,
+            "click__src_click__winconsole.py",
+            "click__src_click_exceptions.py",
+            "python3.11__statistics.py",
         ]
         .map(|label| locus_fixture::data::read("py", label));
         fetched.into_iter().chain(files()[4..].iter().cloned()).collect()

@@ -19,7 +19,6 @@ mod state;
 #[path = "../tests/lsp_support/mod.rs"]
 mod lsp_support;
 
-
 use divan::Bencher;
 use locus_doc::{Position, PositionEncoding, Range};
 use serde_json::{Value, json};
@@ -27,7 +26,7 @@ use serde_json::{Value, json};
 const LARGE: &str = locus_fixture::data::LARGE_TYPESCRIPT;
 /// `let magicMethodSupported = true;`: typing `x` renames the variable.
 const LINE: u32 = 14999;
-const COLUMN: u32 = 12;
+const COLUMN: u32 = 8;
 
 fn large_text() -> String {
     locus_fixture::data::read("ts", LARGE)
@@ -50,7 +49,7 @@ fn one_char_change(i: u64) -> (Range, &'static str) {
 
 #[divan::bench(sample_count = 200, sample_size = 1)]
 fn did_change_one_char(bencher: Bencher) {
-    let uri = "file:///bench/typeEvaluator.ts";
+    let uri = "file:///bench/lib.dom.d.ts";
     let mut s = state::EditorState::new();
     s.open(uri, "typescript", 0, &large_text());
     let mut i = 0u64;

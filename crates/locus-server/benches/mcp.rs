@@ -36,7 +36,7 @@ use serde_json::{Value, json};
 
 const LARGE: &str = locus_fixture::data::LARGE_TYPESCRIPT;
 const LINE: u32 = 14999;
-const COLUMN: u32 = 12;
+const COLUMN: u32 = 8;
 
 fn large_text() -> String {
     locus_fixture::data::read("ts", LARGE)
@@ -115,7 +115,7 @@ fn report() {
     let env = [("XDG_RUNTIME_DIR", runtime_dir_s.as_str()), ("LOCUS_TEST_TOOLS", "1")];
     let mut s = lsp_support::Server::start_with_env(&[], &env);
     s.initialize(json!({"rootUri": "file:///bench", "capabilities": {"experimental": {"locus": {"cursor": true}}}, "clientInfo": {"name": "bench"}}));
-    let uri = "file:///bench/typeEvaluator.ts".to_string();
+    let uri = "file:///bench/lib.dom.d.ts".to_string();
     s.open(&uri, "typescript", 1, &large_text());
     s.notify("locus/didChangeActiveEditor", json!({"textDocument": {"uri": uri}}));
     s.notify(
@@ -288,7 +288,7 @@ async fn many_clients(record: &Value, pooled: bool) -> (Vec<f64>, usize, Duratio
 #[divan::bench(sample_count = 500, sample_size = 10)]
 fn capture_editor_context(bencher: Bencher) {
     let shared = state::Shared::new();
-    let uri = "file:///bench/typeEvaluator.ts";
+    let uri = "file:///bench/lib.dom.d.ts";
     shared.with(|s| {
         s.open(uri, "typescript", 0, &large_text());
         s.set_active(Some(uri), true);

@@ -1,5 +1,5 @@
-//! Editor actions (DESIGN §5 `locus/editorAction`) through a live `locus lsp`: an LSP client
-//! declares actions in `initializationOptions.editorActions` and answers the requests the
+//! Editor actions (`locus/editorAction`, docs/reference/lsp.md) through a live `locus lsp`: an LSP
+//! client declares actions in `initializationOptions.editorActions` and answers the requests the
 //! tools send — with a result, with `-32601` and a hint, or never — while an MCP client (and
 //! `locus call`) calls the tools.
 

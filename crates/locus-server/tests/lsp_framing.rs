@@ -1,4 +1,4 @@
-//! One bad LSP frame must not deafen the editor channel (issue 9, Transports 4): after a
+//! One bad LSP frame must not deafen the editor channel (docs/reference/lsp.md): after a
 //! non-numeric, negative or missing `Content-Length`, a body shorter or longer than declared,
 //! a `Content-Length` of 10^12, or junk, `locus lsp` resynchronises on the next header and
 //! answers the next request. A request sent with a notification's method gets an error, and a

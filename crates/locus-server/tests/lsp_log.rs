@@ -1,8 +1,8 @@
-//! Where `locus lsp`'s messages go (issue 11 §4): editors file everything a server writes to
-//! stderr as an error (Helix's log says `[ERROR]`, Neovim's `lsp.log` too), so stderr carries
-//! warnings and errors only and the rest reaches the editor's log through `window/logMessage`;
-//! a `locus.cursor` that names no open document is shown to the user (`window/showMessage`),
-//! since Helix only logs a failed command's error.
+//! Where `locus lsp`'s messages go (docs/configuration.md): editors file everything a server writes
+//! to stderr as an error (Helix's log says `[ERROR]`, Neovim's `lsp.log` too), so stderr carries
+//! warnings and errors only and the rest reaches the editor's log through `window/logMessage`; a
+//! `locus.cursor` that names no open document is shown to the user (`window/showMessage`), since
+//! Helix only logs a failed command's error.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, Command, Stdio};

@@ -1,9 +1,9 @@
-//! Bad MCP bodies against the real binary (issue 9, item 6 and the fuzzing of "What it must
-//! show"): a body that is not JSON answers HTTP 400 with a JSON-RPC parse error, not 415;
-//! `tools/call` with `arguments: [...]` or without a name answers invalid params (-32602),
-//! not method not found; and a bounded property test throws garbage bodies at the sidecar's
-//! endpoint and garbage lines at `locus mcp`, then checks that a valid call is answered
-//! correctly and the process lives (cargo-fuzz needs nightly, which these machines lack).
+//! Bad MCP bodies against the real binary (docs/reference/envelope.md): a body that is not JSON
+//! answers HTTP 400 with a JSON-RPC parse error, not 415; `tools/call` with `arguments: [...]` or
+//! without a name answers invalid params (-32602), not method not found; and a bounded property
+//! test throws garbage bodies at the sidecar's endpoint and garbage lines at `locus mcp`, then
+//! checks that a valid call is answered correctly and the process lives (cargo-fuzz needs nightly,
+//! which these machines lack).
 
 mod lsp_support;
 mod mcp_support;
@@ -146,8 +146,8 @@ fn bad_bodies_answer_400_and_bad_params_minus_32602_over_http() {
     answered_correctly(&record, &session, s.pid()).unwrap();
 }
 
-/// A panic inside a tool (DESIGN §4, "Everywhere" of the first users' details) answers that
-/// call `E_INTERNAL`; the sidecar lives on, its editor state intact, and the next call works:
+/// A panic inside a tool (docs/reference/envelope.md, "A bug in a tool") answers that call
+/// `E_INTERNAL`; the sidecar lives on, its editor state intact, and the next call works:
 /// over HTTP to the sidecar, and through `locus mcp` forwarding to it.
 #[test]
 fn a_panicking_tool_fails_only_its_own_call() {

@@ -1,6 +1,7 @@
-//! Forged discovery files (issue 9, Transports 3): only files the user wrote, in a directory
-//! only the user can write to, pointing at loopback and naming a live `locus lsp` of the
-//! user, route an agent; everything else is refused on stderr with the file and the reason.
+//! Forged discovery files (docs/configuration.md, "Which files are trusted"): only files the user
+//! wrote, in a directory only the user can write to, pointing at loopback and naming a live
+//! `locus lsp` of the user, route an agent; everything else is refused on stderr with the file and
+//! the reason.
 
 mod lsp_support;
 mod mcp_support;

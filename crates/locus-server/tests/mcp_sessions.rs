@@ -1,6 +1,6 @@
-//! MCP sessions are bounded (issue 9, Transports 5): thousands of `initialize` calls that are
-//! never closed leave at most the cap of live sessions, idle sessions are evicted, and the
-//! memory goes back to the system.
+//! MCP sessions are bounded (`LOCUS_MCP_MAX_SESSIONS` in docs/configuration.md): thousands of
+//! `initialize` calls that are never closed leave at most the cap of live sessions, idle sessions
+//! are evicted, and the memory goes back to the system.
 
 mod lsp_support;
 mod mcp_support;

@@ -1,6 +1,7 @@
 //! The house rules that a reviewer would otherwise have to remember: crates depend only down
-//! the layers, protocol crates stay at the edge, and no crate's top-level modules import each
-//! other in a circle. Reads the workspace's files; runs nothing.
+//! the layers, protocol crates stay at the edge, no crate's top-level modules import each
+//! other in a circle, and no tracked file points outside the repository. Reads the
+//! workspace's files; runs nothing but `git ls-files`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -206,4 +207,152 @@ fn the_circle_check_sees_a_circle() {
     ]
     .into();
     assert_eq!(find_circle(&graph).unwrap(), ["format", "read", "format"]);
+}
+
+/// The kinds of file whose text the project writes: code, docs, scripts, queries, manifests.
+const WRITTEN: &[&str] = &["rs", "md", "py", "sh", "lua", "ts", "mjs", "toml", "scm", "json"];
+
+/// Tracked files that are data, not the project's words: the language servers' recorded
+/// answers, and npm's lock files.
+fn is_data(path: &str) -> bool {
+    path.starts_with("tests/fidelity/reference/") || path.ends_with("package-lock.json")
+}
+
+/// The files git tracks, relative to the workspace root.
+fn tracked_files() -> Vec<String> {
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(workspace())
+        .output()
+        .expect("git runs (this check lists the files git tracks)");
+    assert!(out.status.success(), "git ls-files: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .expect("tracked paths are UTF-8")
+        .split('\0')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Why `line` points outside the repository, if it does: at the design document kept beside
+/// it (by name, or by its numbered sections), at an issue by its number, or at the folders
+/// next to the clone. Whatever a reader needs must be said here, or in `docs/`. The needles
+/// are put together from pieces, so that this file passes its own check.
+fn outside_reference(line: &str) -> Option<&'static str> {
+    let upper = ["DES", "IGN"].concat();
+    let lower = line.to_lowercase();
+    if lower.contains(&format!("{}.md", upper.to_lowercase())) {
+        return Some("names the design document");
+    }
+    // The name alone, in capitals, as the design document was cited.
+    for (i, _) in line.match_indices(&upper) {
+        let before = line[..i].chars().next_back();
+        let after = line[i + upper.len()..].chars().next();
+        if !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char) {
+            return Some("cites the design document");
+        }
+    }
+    // A numbered section: the sign, at most one space, a digit.
+    for (i, sign) in lower.match_indices('\u{a7}') {
+        let rest = lower[i + sign.len()..].strip_prefix(' ').unwrap_or(&lower[i + sign.len()..]);
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some("cites a numbered section of the design document");
+        }
+    }
+    // An issue by number: the whole word (not the end of "tissue"), singular or plural, then
+    // spaces, `_`, `-` or `/`, an optional `#`, and a digit.
+    let issue = ["iss", "ue"].concat();
+    for (i, _) in lower.match_indices(&issue) {
+        if lower[..i].chars().next_back().is_some_and(is_word_char) {
+            continue;
+        }
+        let rest = &lower[i + issue.len()..];
+        let rest = rest.strip_prefix('s').unwrap_or(rest);
+        let after_separator = rest.trim_start_matches([' ', '_', '-', '/']);
+        if after_separator.len() == rest.len() {
+            continue;
+        }
+        let number = after_separator.strip_prefix('#').unwrap_or(after_separator);
+        if number.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some("cites an issue by its number");
+        }
+    }
+    let shared = ["sha", "red/"].concat();
+    if lower.contains(&format!("../{shared}")) {
+        return Some("points at a folder beside the clone");
+    }
+    for folder in ["corpus", "vendor", "notes"] {
+        if lower.contains(&format!("{shared}{folder}")) {
+            return Some("points at a folder beside the clone");
+        }
+    }
+    None
+}
+
+/// Every tracked file's name, and every line of the files the project writes, stands on its
+/// own: what it once cited is said in its own words or in `docs/`.
+#[test]
+fn no_reference_leaves_the_repository() {
+    let root = workspace();
+    let mut found = Vec::new();
+    for path in tracked_files() {
+        if is_data(&path) {
+            continue;
+        }
+        if let Some(why) = outside_reference(&path) {
+            found.push(format!("{path}: its name {why}"));
+        }
+        let kind = path.rsplit_once('.').map(|(_, ext)| ext);
+        if !kind.is_some_and(|k| WRITTEN.contains(&k)) {
+            continue;
+        }
+        // A tracked file deleted in the working tree has nothing left to check.
+        let Ok(bytes) = std::fs::read(root.join(&path)) else { continue };
+        for (n, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
+            if let Some(why) = outside_reference(line) {
+                found.push(format!("{path}:{}: {why}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "say it in this repository's own words, or point to its docs/ (docs/reference/*.md \
+         holds the contracts):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_reference_check_sees_references_and_nothing_else() {
+    let design = ["DES", "IGN"].concat();
+    let issue = ["Iss", "ue"].concat();
+    let shared = ["sha", "red"].concat();
+    let section = '\u{a7}';
+    for line in [
+        format!("the envelope ({design} {section}4)"),
+        format!("see {}.md", design.to_lowercase()),
+        format!("{design}'s target"),
+        format!("{issue} 11 {section} 4: Helix"),
+        format!("({}s 11 and 14)", issue.to_lowercase()),
+        format!("{} #12", issue.to_lowercase()),
+        format!("tests/scopes/python/{}_11.py", issue.to_lowercase()),
+        format!("the files of `../{shared}/corpus/large/`"),
+        format!("{shared}/notes/today.md"),
+    ] {
+        assert!(outside_reference(&line).is_some(), "not seen: {line}");
+    }
+    for line in [
+        "a tissue 3 cm wide",
+        "the issue the user reports",
+        "## Design",
+        "DESIGNS and REDESIGN",
+        "a \u{a7} sign alone",
+        "shared/state.rs",
+    ] {
+        assert_eq!(outside_reference(line), None, "seen in: {line}");
+    }
 }

@@ -1,7 +1,7 @@
 //! Locus's own cost per debug tool call — the envelope, the debugContext, the bookkeeping —
 //! measured against an in-process scripted adapter that answers at once
 //! (`locus_dap::testing::fake_adapter`, over loopback TCP as `debugpy --listen` is), so what
-//! is measured is Locus plus loopback. DESIGN's target is ≤ 1 ms median per call.
+//! is measured is Locus plus loopback. The target is ≤ 1 ms median per call.
 //!
 //! Each benchmark calls the tool through the catalogue as `locus mcp` does, on a session
 //! attached to the fake and stopped at a breakpoint:

@@ -195,9 +195,9 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
-/// The JSON Schema of the envelope (a tool's MCP `outputSchema`, DESIGN §4): both forms, the
-/// error included, since clients validate `structuredContent` even when `isError` is set.
-/// `data` is described by `data` when the tool gives its schema, else any JSON value; the
+/// The JSON Schema of the envelope (a tool's MCP `outputSchema`, docs/reference/envelope.md): both
+/// forms, the error included, since clients validate `structuredContent` even when `isError` is
+/// set. `data` is described by `data` when the tool gives its schema, else any JSON value; the
 /// `$defs` of `data` (recursive types) move to the root, where their `$ref`s point.
 pub fn schema(data: Option<&serde_json::Map<String, Value>>) -> serde_json::Map<String, Value> {
     use serde_json::json;

@@ -33,9 +33,9 @@ pub trait Host: Send + Sync + 'static {
         false
     }
 
-    /// The editor that can act for the editor actions (DESIGN §5 `locus/editorAction`): its
-    /// name, the actions it declared and the position encoding its actions speak. `None`
-    /// when no editor is connected (the default).
+    /// The editor that can act for the editor actions (`locus/editorAction`,
+    /// docs/reference/lsp.md): its name, the actions it declared and the position encoding its
+    /// actions speak. `None` when no editor is connected (the default).
     fn action_editor(&self) -> Option<ActionEditor> {
         None
     }

@@ -284,7 +284,8 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
 
 /// Checks a 1-based `line` given as parameter `parameter` against a file of `lines` lines (as
 /// VS Code counts them): past the end is the agent's mistake, refused with `E_INVALID_PARAMS`
-/// naming the file's line count (DESIGN §4), never clamped. For every tool taking a line.
+/// naming the file's line count (docs/reference/envelope.md), never clamped. For every tool
+/// taking a line.
 pub fn line_within(parameter: &str, line: u32, lines: usize, path: &str) -> Result<(), ToolError> {
     if line as usize <= lines {
         return Ok(());

@@ -64,8 +64,9 @@ fn every_tool_has_its_metadata() {
     assert!(problems.is_empty(), "tools lacking metadata:\n{}", problems.join("\n"));
 }
 
+/// The description and guidance of docs/reference/tools.md, word for word: agents rely on them.
 #[test]
-fn editor_get_context_is_described_as_the_issue_says() {
+fn editor_get_context_keeps_its_published_description() {
     let catalogue = all_tools();
     let s = catalogue.get("editor_get_context").unwrap().spec();
     assert_eq!(

@@ -1,5 +1,5 @@
-// The editor side of `locus/editorAction` (DESIGN §5): what Locus asks VS Code to do, done by
-// VS Code's own machinery (its rename providers, its file rename with the TypeScript
+// The editor side of `locus/editorAction` (docs/reference/lsp.md): what Locus asks VS Code to do,
+// done by VS Code's own machinery (its rename providers, its file rename with the TypeScript
 // extension's import updates, its settings, its problems list). Locus never writes a file.
 
 import * as vscode from 'vscode';

@@ -1,7 +1,7 @@
 // The Locus extension: starts `locus lsp` for the window (vscode-languageclient), reports the
 // cursor, the selection, the active editor and its focus, and VS Code's own document symbols
-// (docs/editors.md, DESIGN §5); registers Locus's tools with VS Code's agent and its MCP
-// endpoint with VS Code; shows the endpoint in the status bar; does Locus's editor actions.
+// (docs/editors.md, docs/reference/lsp.md); registers Locus's tools with VS Code's agent and its
+// MCP endpoint with VS Code; shows the endpoint in the status bar; does Locus's editor actions.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

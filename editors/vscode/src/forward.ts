@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-/** A sidecar's discovery file (DESIGN §6), the fields used here. */
+/** A sidecar's discovery file (docs/configuration.md), the fields used here. */
 export interface Discovery {
   pid: number;
   url: string;
@@ -60,7 +60,7 @@ export async function readDiscovery(pid: number, timeoutMs: number, env: NodeJS.
 export interface ToolAnswer {
   /** The text parts (the summary). */
   texts: string[];
-  /** The envelope (DESIGN §4), `structuredContent`. */
+  /** The envelope (docs/reference/envelope.md), `structuredContent`. */
   envelope: unknown;
   isError: boolean;
 }

@@ -247,7 +247,7 @@ async fn call_anywhere(
     }
     // The process ends with this call: tools that would leave a session behind refuse.
     let host: Arc<dyn Host> = Arc::new(Detached::one_shot().in_workspace(dir.to_path_buf()));
-    // `--timeout` replaces the catalogue's default here too (DESIGN §4).
+    // `--timeout` replaces the catalogue's default here too (docs/reference/envelope.md).
     let options = CallOptions {
         timeout: effective_timeout(&catalogue, tool, None, timeout),
         ..CallOptions::default()

@@ -1,5 +1,5 @@
 //! `locus doctor`: what works in this user's set-up and what to do about what does not, one
-//! line per check (DESIGN §2).
+//! line per check (docs/configuration.md).
 //!
 //! Each check is `✓` (works), `✗` (set up but broken, or missing where the tool is installed:
 //! the line says the fix) or `·` (the editor or agent is not installed here: nothing to do

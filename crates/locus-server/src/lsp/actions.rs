@@ -1,4 +1,4 @@
-//! Editor actions (DESIGN §5): the editor declares what it can do in
+//! Editor actions (docs/reference/lsp.md): the editor declares what it can do in
 //! `initializationOptions.editorActions`; tools ask it with `locus/editorAction` requests
 //! `{action, params}`, which it answers `{ok, data}` or with a JSON-RPC error (`-32601` and a
 //! `data.hint` for an action it cannot do; any other error is a failure of an action it

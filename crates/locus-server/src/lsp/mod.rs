@@ -64,8 +64,8 @@ pub fn run(options: Options) -> std::io::Result<bool> {
     served
 }
 
-/// The `locus/mcpStatus` notification's params (DESIGN §5): whether agents can reach this
-/// editor, and where. The token stays in the discovery file.
+/// The `locus/mcpStatus` notification's params (docs/reference/lsp.md): whether agents can
+/// reach this editor, and where. The token stays in the discovery file.
 fn mcp_status(
     port: Option<u16>,
     started: Option<&std::result::Result<Arc<crate::mcp::Sidecar>, String>>,

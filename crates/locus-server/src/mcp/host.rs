@@ -28,8 +28,8 @@ pub struct SidecarInfo {
     pub link: Mutex<Option<Arc<dyn EditorLink>>>,
 }
 
-/// How tools reach the editor for editor actions (DESIGN §5 `locus/editorAction`): the LSP
-/// edge implements it over its client (`crate::lsp`) and hands it over at `initialize`.
+/// How tools reach the editor for editor actions (`locus/editorAction`, docs/reference/lsp.md):
+/// the LSP edge implements it over its client (`crate::lsp`) and hands it over at `initialize`.
 pub trait EditorLink: Send + Sync + std::fmt::Debug {
     /// Who the editor is and what it declared.
     fn editor(&self) -> ActionEditor;

@@ -19,8 +19,9 @@ use serde_json::{Map, Value, json};
 /// `locus mcp --timeout` forwards its value with it.
 pub const TIMEOUT_META: &str = "locus/timeoutMs";
 
-/// How often a call that is still running tells a client that asked for progress (DESIGN §4:
-/// some clients give up after 60 s of silence). `LOCUS_MCP_PROGRESS_MS` changes it (tests).
+/// How often a call that is still running tells a client that asked for progress
+/// (docs/reference/envelope.md; some clients give up after 60 s of silence).
+/// `LOCUS_MCP_PROGRESS_MS` changes it (tests).
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// What the server tells agents when they connect.
@@ -172,9 +173,9 @@ fn json_kind(v: &Value) -> &'static str {
     }
 }
 
-/// A call's timeout (DESIGN §4): its own (`asked`, from `_meta`) wins; else `default`
-/// (`locus mcp --timeout`) for tools on the catalogue's default timeout, while tools with one of
-/// their own (the waiting debug tools' 90 s) keep it; `None`: the tool's own.
+/// A call's timeout (docs/reference/envelope.md): its own (`asked`, from `_meta`) wins; else
+/// `default` (`locus mcp --timeout`) for tools on the catalogue's default timeout, while tools
+/// with one of their own (the waiting debug tools' 90 s) keep it; `None`: the tool's own.
 pub fn effective_timeout(
     catalogue: &Catalogue,
     tool: &str,

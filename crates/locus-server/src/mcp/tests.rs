@@ -95,7 +95,7 @@ async fn tools_list_carries_the_guidance() {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
     let t = tools.iter().find(|t| t.name == "editor_get_context").unwrap();
-    // The description every client shows carries when_to_use (issue 9, item 6).
+    // The description every client shows carries when_to_use.
     let description = t.description.as_deref().unwrap();
     assert!(
         description.starts_with(
@@ -320,7 +320,7 @@ async fn invalid_params_are_tool_errors_with_a_hint() {
 }
 
 /// `locus mcp --timeout` replaces the catalogue's default only: the waiting debug tools keep
-/// their 90 s, and a call's own `_meta` timeout wins over both (DESIGN §4).
+/// their 90 s, and a call's own `_meta` timeout wins over both (docs/reference/envelope.md).
 #[test]
 fn the_timeout_option_replaces_only_the_default() {
     use super::server::effective_timeout;
@@ -334,7 +334,7 @@ fn the_timeout_option_replaces_only_the_default() {
     assert_eq!(effective_timeout(&catalogue, "symbol_outline", None, None), None);
 }
 
-// Issue 9, item 6: the small edges, through an rmcp client.
+// The small edges, through an rmcp client.
 
 /// A tool with a bug: it panics.
 struct Panics;

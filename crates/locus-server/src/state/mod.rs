@@ -450,8 +450,8 @@ impl EditorState {
     }
 
     /// Says which text editor the user was last in, and whether their focus is still there
-    /// (DESIGN §5: focus moving to a terminal or the agent's pane keeps the editor, with
-    /// `focused: false`). `None` only when no text editor is left open. The document need not
+    /// (docs/reference/lsp.md: focus moving to a terminal or the agent's pane keeps the editor,
+    /// with `focused: false`). `None` only when no text editor is left open. The document need not
     /// be open yet: editors often announce focus before they open the document.
     pub fn set_active(&mut self, uri: Option<&str>, focused: bool) {
         self.focus = Focus::Explicit { key: uri.map(key_of), focused: focused && uri.is_some() };

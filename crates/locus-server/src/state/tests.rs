@@ -398,7 +398,7 @@ fn least_recently_touched_documents_sleep_and_wake_exact() {
     assert_eq!(s.docs[uri].source.doc().text(), format!("# hi\n{big}"));
 }
 
-/// Issue 11 §4: an auto-paired `()` left the cursor one character right of the editor's. The
+/// An auto-paired `()` once left the cursor one character right of the editor's. The
 /// cursor after an edit is where the edit left it: between an auto-pair, and on the new line
 /// between a pair split by Enter. Each edit is what Helix 25.07.1 sends for the keystroke.
 #[test]
@@ -441,7 +441,7 @@ fn without_a_plugin_the_cursor_is_where_the_edit_left_it() {
     assert_eq!(cursor(&mut s), (1, 2));
 }
 
-/// Issue 11 §4: Helix's `%{buffer_name}` is relative to its working directory, or `~/…`.
+/// Helix's `%{buffer_name}` is relative to its working directory, or `~/…`.
 #[test]
 fn the_cursor_command_expands_home_and_resolves_dots() {
     let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) else {
@@ -465,7 +465,7 @@ fn the_cursor_command_expands_home_and_resolves_dots() {
     assert_eq!(err.to_string(), "no open document has the path `[scratch]`");
 }
 
-/// Issue 9 §4: a change the mirror cannot place leaves a warning on the document's context
+/// A change the mirror cannot place leaves a warning on the document's context
 /// until the editor sends the whole text again; what LSP allows is normalised without one.
 #[test]
 fn a_change_it_cannot_place_marks_the_document_unsynchronised_until_the_whole_text() {

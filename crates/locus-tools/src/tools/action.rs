@@ -1,7 +1,7 @@
 //! Editor actions: tools that ask the user's editor to act through its own machinery
-//! (DESIGN §5 `locus/editorAction`) — rename a symbol with its rename provider, move a file
-//! with the import updates of its language servers, read and change its settings, open a
-//! file, list the problems it shows. Locus never writes a user's file itself.
+//! (`locus/editorAction`, docs/reference/lsp.md) — rename a symbol with its rename provider, move a
+//! file with the import updates of its language servers, read and change its settings, open a file,
+//! list the problems it shows. Locus never writes a user's file itself.
 //!
 //! Tools speak 1-based lines and UTF-16 characters; actions speak LSP positions (0-based) in
 //! the encoding negotiated with the editor. The conversion happens here, against the text
@@ -42,7 +42,7 @@ pub fn register(c: &mut Catalogue) {
         .register(DiagnosticCollect);
 }
 
-/// The action names of DESIGN §5.
+/// The action names editors declare and `locus/editorAction` sends (docs/reference/lsp.md).
 pub mod names {
     /// Rename a symbol and its references.
     pub const SYMBOL_RENAME: &str = "symbol.rename";

@@ -47,7 +47,7 @@ impl Tool for EditorGetContext {
     }
 
     /// Always succeeds: with no editor active the answer is `data: {}` with no editorContext,
-    /// and the summary says why (DESIGN §4: no editor is not an error).
+    /// and the summary says why (docs/reference/editor-context.md: no editor is not an error).
     async fn run(&self, _: NoParams, _: Cx) -> Result<Empty, ToolError> {
         Ok(Empty {})
     }

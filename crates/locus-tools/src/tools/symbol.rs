@@ -386,7 +386,8 @@ fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
     })
 }
 
-/// A line given to a tool past the end of the file is refused (DESIGN §4), not clamped.
+/// A line given to a tool past the end of the file is refused (docs/reference/envelope.md), not
+/// clamped.
 fn past_the_end(loaded: &Loaded, line: u32) -> Result<(), ToolError> {
     let lines = loaded.source.doc().line_count();
     crate::params::line_within("line", line, lines, &loaded.path.display().to_string())

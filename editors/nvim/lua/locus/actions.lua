@@ -1,9 +1,9 @@
--- Editor actions (DESIGN §5 `locus/editorAction`): what agents ask Neovim to do through Locus's
--- tools (symbol_rename, file_rename, editor_open_file, diagnostic_collect), done by Neovim's own
--- machinery — the buffer's other language servers for renames, `vim.diagnostic` for problems.
--- Locus never writes a file: the edits land in Neovim's buffers, Neovim writes those that had no
--- unsaved changes of the user's (as VS Code saves a refactoring's files; `actions_save = false`
--- leaves them all unsaved), and a renamed file is moved by Neovim.
+-- Editor actions (`locus/editorAction`, docs/reference/lsp.md): what agents ask Neovim to do
+-- through Locus's tools (symbol_rename, file_rename, editor_open_file, diagnostic_collect), done by
+-- Neovim's own machinery — the buffer's other language servers for renames, `vim.diagnostic` for
+-- problems. Locus never writes a file: the edits land in Neovim's buffers, Neovim writes those that
+-- had no unsaved changes of the user's (as VS Code saves a refactoring's files;
+-- `actions_save = false` leaves them all unsaved), and a renamed file is moved by Neovim.
 --
 -- Positions arrive in the encoding negotiated with Locus (the locus client's offset_encoding)
 -- and are converted to each language server's own.

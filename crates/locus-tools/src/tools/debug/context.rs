@@ -1,10 +1,10 @@
-//! The `debugContext` of DESIGN §4: debuggerState, currentPosition (with the frame's scope
-//! chain from Locus's own scopes), localContext (arguments and locals, capped) and a
-//! timestamp. What needs the adapter (the stack, the top frame's variables, thread names) is
-//! fetched once per stop and cached on the session ([`Live::cache`]), so a stopped session
-//! costs one round of requests however many tools are called at that stop. Something that may
-//! change the program's state without leaving the stop (an evaluation) reads the variables and
-//! threads again ([`refresh`]); the stack stays.
+//! The envelope's `debugContext` (docs/reference/envelope.md): debuggerState, currentPosition (with
+//! the frame's scope chain from Locus's own scopes), localContext (arguments and locals, capped)
+//! and a timestamp. What needs the adapter (the stack, the top frame's variables, thread names) is
+//! fetched once per stop and cached on the session ([`Live::cache`]), so a stopped session costs
+//! one round of requests however many tools are called at that stop. Something that may change the
+//! program's state without leaving the stop (an evaluation) reads the variables and threads again
+//! ([`refresh`]); the stack stays.
 //!
 //! The cache counts the evaluations that may change the program's state ([`StopCache`]): one
 //! empties it before it is sent and again when it returns, and a context read is kept only when
@@ -265,7 +265,7 @@ pub(crate) fn workspace_id(d: &Debugger, info: &BreakpointInfo) -> Option<u64> {
         .map(|b| b.id)
 }
 
-/// The debuggerState of DESIGN §4.
+/// The debugContext's debuggerState (docs/agents.md, "Debugging").
 pub(crate) fn debugger_state(
     d: &Debugger,
     live: &Live,

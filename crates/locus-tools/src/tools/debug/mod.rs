@@ -41,7 +41,7 @@ use crate::{Catalogue, Category, Cx, ErrorCode, ToolError, ToolSpec, WhenToUse};
 
 pub use locus_dap::{Lookup, Registry};
 
-/// How long the waiting debug tools may run by default (DESIGN §4).
+/// How long the waiting debug tools may run by default (docs/reference/tools.md).
 pub const WAIT_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// The default of a waiting tool's own `timeoutMs`: just inside [`WAIT_TIMEOUT`], so the

@@ -19,7 +19,7 @@ use super::session::{Launched, one_shot_error, open};
 use super::{Debugger, dap_error, debug_tool, resolve, spec};
 use crate::{Cx, ErrorCode, ToolError, WhenToUse};
 
-/// `debug_test`'s own timeout (DESIGN §4: a test may take a minute).
+/// `debug_test`'s own timeout (docs/reference/tools.md: a test may take a minute).
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The default of its `timeoutMs`: inside [`TEST_TIMEOUT`], so the answer says what runs.
