@@ -54,7 +54,7 @@ pub use ids::{FrameId, VarRef};
 pub use output::{OutputCursor, OutputRead};
 pub use protocol::{Event, Message, Request, Response};
 pub use session::{
-    BreakpointInfo, Frame, FunctionBreakpoint, Phase, Position, Resume, ScopeInfo, Session,
+    BreakpointInfo, CodeLocation, Frame, FunctionBreakpoint, Phase, Resume, ScopeInfo, Session,
     SessionConfig, Snapshot, SourceBreakpoint, StopInfo, ThreadInfo, VariableInfo,
 };
 pub use transport::{Client, ClientConfig, Incoming, PendingResponse, ReverseRequest};

@@ -81,7 +81,7 @@ pub enum Phase {
 
 /// A place in the program.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Position {
+pub struct CodeLocation {
     /// The file, when the frame has one.
     pub path: Option<PathBuf>,
     /// 1-based line.
@@ -106,7 +106,7 @@ pub struct StopInfo {
     /// Locus ids of the breakpoints that caused it.
     pub breakpoints: Vec<u64>,
     /// Where the stopped thread is, when the adapter told.
-    pub position: Option<Position>,
+    pub position: Option<CodeLocation>,
     /// Which stop of the session this is, from 1.
     pub number: u64,
 }
@@ -192,7 +192,7 @@ pub struct Frame {
     /// Locus's id, valid until the program resumes.
     pub id: FrameId,
     /// Where it is.
-    pub position: Position,
+    pub position: CodeLocation,
 }
 
 /// A scope of a frame.
@@ -321,9 +321,9 @@ impl State {
     /// Counts a hit for every breakpoint at the stop's location (a breakpoint the adapter
     /// moved counts at the line it moved to, once that is known); `only_unanswered` keeps to
     /// breakpoints whose adapter id is not known yet. Answers Locus's ids.
-    fn hits_at(&mut self, top: Option<&Position>, only_unanswered: bool) -> Vec<u64> {
+    fn hits_at(&mut self, top: Option<&CodeLocation>, only_unanswered: bool) -> Vec<u64> {
         let mut hit = Vec::new();
-        if let Some(Position { path: Some(path), line, .. }) = top {
+        if let Some(CodeLocation { path: Some(path), line, .. }) = top {
             for r in self.files.get_mut(path).into_iter().flatten() {
                 if r.info.actual_line.unwrap_or(r.info.line) == *line
                     && !(only_unanswered && r.adapter_id.is_some())
@@ -1209,8 +1209,8 @@ fn apply(record: &mut Record, bp: &types::Breakpoint) {
     }
 }
 
-fn position(frame: &types::StackFrame) -> Position {
-    Position {
+fn position(frame: &types::StackFrame) -> CodeLocation {
+    CodeLocation {
         path: frame.source.as_ref().and_then(|s| s.path.as_ref()).map(PathBuf::from),
         line: frame.line,
         column: frame.column,

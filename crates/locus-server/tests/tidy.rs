@@ -15,7 +15,7 @@ fn workspace() -> PathBuf {
 const LAYERS: &[(&str, &[&str])] = &[
     ("locus-doc", &[]),
     ("locus-fixture", &[]),
-    ("locus-memory", &[]),
+    ("locus-dialog", &[]),
     // The DAP client: a protocol crate at the edge, a leaf; the tool layer may drive it.
     ("locus-dap", &[]),
     ("locus-scopes", &["locus-doc"]),
@@ -24,9 +24,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("locus-index", &["locus-doc", "locus-scopes"]),
     (
         "locus-tools",
-        &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-memory", "locus-dap"],
+        &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-dialog", "locus-dap"],
     ),
-    // locus-memory: `locus doctor` reports the transcript stores where they are looked for.
+    // locus-dialog: `locus doctor` reports the transcript stores where they are looked for.
     (
         "locus-server",
         &[
@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "locus-scopes",
             "locus-context",
             "locus-index",
-            "locus-memory",
+            "locus-dialog",
             "locus-tools",
         ],
     ),
@@ -46,7 +46,7 @@ const EDGE_ONLY: &[&str] = &["tower-lsp-server", "rmcp", "axum", "reqwest", "cla
 /// Crates at the protocol edge that the core crates (below the tools) never depend on.
 const EDGE_CRATES: &[&str] = &["locus-dap"];
 const CORE: &[&str] =
-    &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-memory"];
+    &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-dialog"];
 
 fn manifest(krate: &str) -> toml::Table {
     let path = workspace().join("crates").join(krate).join("Cargo.toml");

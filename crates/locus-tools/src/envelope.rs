@@ -253,9 +253,9 @@ pub fn schema(data: Option<&serde_json::Map<String, Value>>) -> serde_json::Map<
 /// Formats a time since the Unix epoch as RFC 3339 in UTC with milliseconds
 /// (`2026-11-03T14:05:09.123Z`).
 pub fn rfc3339(since_epoch: std::time::Duration) -> String {
-    // One calendar implementation serves the project: locus-memory's timestamps.
+    // One calendar implementation serves the project: locus-dialog's timestamps.
     let millis = i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX);
-    locus_memory::Timestamp::from_millis(millis).to_string()
+    locus_dialog::Timestamp::from_millis(millis).to_string()
 }
 
 #[cfg(test)]

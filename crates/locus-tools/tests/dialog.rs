@@ -1,11 +1,11 @@
-//! The dialog tools over a fixture `$HOME` (the one `locus-memory` tests with): envelopes,
+//! The dialog tools over a fixture `$HOME` (the one `locus-dialog` tests with): envelopes,
 //! data shapes and error codes as agents see them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use locus_dialog::{Recall, Stores};
 use locus_doc::Document;
-use locus_memory::{Memory, Stores};
 use locus_tools::tools::dialog;
 use locus_tools::{BridgeStatus, CallOptions, Catalogue, Detached, Host};
 use serde_json::{Value, json};
@@ -30,9 +30,9 @@ impl Host for Shop {
 
 fn catalogue() -> Arc<Catalogue> {
     let home =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../locus-memory/tests/fixtures/home");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../locus-dialog/tests/fixtures/home");
     let mut c = Catalogue::new();
-    dialog::register(&mut c, Arc::new(Memory::new(Stores::under_home(&home))));
+    dialog::register(&mut c, Arc::new(Recall::new(Stores::under_home(&home))));
     Arc::new(c)
 }
 

@@ -9,7 +9,7 @@
 //! - Read-only: doctor reads configuration files and lists processes; it never writes a file
 //!   (the discovery listing removes files of dead processes, as every listing does).
 //! - Discovery and trust are `mcp::discovery`'s (the same rules agents are routed by);
-//!   transcript stores are `locus_memory::Stores`'s; debug adapters are the catalogue's
+//!   transcript stores are `locus_dialog::Stores`'s; debug adapters are the catalogue's
 //!   adapter registry. Nothing here re-implements them.
 //! - Every wait is bounded: Neovim's answer (10 s), each sidecar's `bridge_status` (3 s),
 //!   another `locus --version` (3 s); the debug adapters are looked up as `debug_start` does.
@@ -604,7 +604,7 @@ fn agent(env: &Env, a: &Agent) -> Check {
 }
 
 fn transcripts(env: &Env) -> Vec<Check> {
-    let stores = locus_memory::Stores::from_env();
+    let stores = locus_dialog::Stores::from_env();
     let count = |dir: &Path| std::fs::read_dir(dir).map(|e| e.flatten().count()).unwrap_or(0);
     let mut checks = Vec::new();
     let kinds: [(&str, &Vec<PathBuf>, &str, &str); 4] = [

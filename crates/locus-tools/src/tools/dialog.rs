@@ -1,12 +1,12 @@
 //! `dialog_*`: the user's own requests, verbatim, from the agents' chat transcripts on
-//! disk (`locus-memory`), for recalling the original task after a context compaction.
+//! disk (`locus-dialog`), for recalling the original task after a context compaction.
 //!
 //! The workspace is the host's workspace folders (the editor's, or the working directory).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use locus_memory::{Memory, MemoryError, Request, SessionInfo, Source, Stores, Warning, Workspace};
+use locus_dialog::{Recall, RecallError, Request, SessionInfo, Source, Stores, Warning, Workspace};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -17,37 +17,37 @@ use crate::{
 
 /// `dialog_get_first_request`: the first thing the user asked.
 pub struct DialogGetFirstRequest {
-    memory: Arc<Memory>,
+    recall: Arc<Recall>,
 }
 
 /// `dialog_get_request`: the user's request at an index.
 pub struct DialogGetRequest {
-    memory: Arc<Memory>,
+    recall: Arc<Recall>,
 }
 
 /// `dialog_get_requests`: all requests, or those since the last compaction.
 pub struct DialogGetRequests {
-    memory: Arc<Memory>,
+    recall: Arc<Recall>,
 }
 
 /// `dialog_list_sessions`: the workspace's agent conversations.
 pub struct DialogListSessions {
-    memory: Arc<Memory>,
+    recall: Arc<Recall>,
 }
 
 /// Registers the dialog tools over one shared index of transcripts.
-pub fn register(catalogue: &mut Catalogue, memory: Arc<Memory>) {
+pub fn register(catalogue: &mut Catalogue, recall: Arc<Recall>) {
     catalogue
-        .register(DialogGetFirstRequest { memory: memory.clone() })
-        .register(DialogGetRequest { memory: memory.clone() })
-        .register(DialogGetRequests { memory: memory.clone() })
-        .register(DialogListSessions { memory });
+        .register(DialogGetFirstRequest { recall: recall.clone() })
+        .register(DialogGetRequest { recall: recall.clone() })
+        .register(DialogGetRequests { recall: recall.clone() })
+        .register(DialogListSessions { recall });
 }
 
 /// The transcript index of this process's environment (`HOME`, `CLAUDE_CONFIG_DIR`,
 /// `CODEX_HOME`, `GEMINI_CLI_HOME`, `LOCUS_MEMORY_HOME`, …).
-pub fn memory_from_env() -> Arc<Memory> {
-    Arc::new(Memory::new(Stores::from_env()))
+pub fn recall_from_env() -> Arc<Recall> {
+    Arc::new(Recall::new(Stores::from_env()))
 }
 
 /// The id of a session, exact.
@@ -280,7 +280,7 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-fn stamp(t: Option<locus_memory::Timestamp>) -> Option<String> {
+fn stamp(t: Option<locus_dialog::Timestamp>) -> Option<String> {
     t.map(|t| t.to_string())
 }
 
@@ -299,7 +299,7 @@ fn workspace(cx: &Cx) -> (Workspace, Vec<PathBuf>) {
 }
 
 /// A recall error as the envelope's error, with a hint naming the tools to use next.
-fn tool_error(e: MemoryError, folders: &[PathBuf]) -> ToolError {
+fn tool_error(e: RecallError, folders: &[PathBuf]) -> ToolError {
     let code = match e.code() {
         "E_INVALID_PARAMS" => ErrorCode::InvalidParams,
         "E_UNSUPPORTED" => ErrorCode::Unsupported,
@@ -307,7 +307,7 @@ fn tool_error(e: MemoryError, folders: &[PathBuf]) -> ToolError {
     };
     let shown: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
     let (hint, details) = match &e {
-        MemoryError::NoActiveDialog if Workspace::new(folders).is_broad() => (
+        RecallError::NoActiveDialog if Workspace::new(folders).is_broad() => (
             format!(
                 "The workspace is {}, which holds every project: only sessions started exactly there count. \
                  Start Locus for the project (`locus mcp --workspace DIR`, `locus call … --workspace DIR`), \
@@ -316,7 +316,7 @@ fn tool_error(e: MemoryError, folders: &[PathBuf]) -> ToolError {
             ),
             json!({"workspace": shown}),
         ),
-        MemoryError::NoActiveDialog => (
+        RecallError::NoActiveDialog => (
             format!(
                 "No Claude Code, Codex, Gemini CLI or Copilot Chat transcript has its working directory in this workspace ({}); \
                  pass sessionId to read a session recorded elsewhere",
@@ -324,25 +324,25 @@ fn tool_error(e: MemoryError, folders: &[PathBuf]) -> ToolError {
             ),
             json!({"workspace": shown}),
         ),
-        MemoryError::SessionNotFound(id) => (
+        RecallError::SessionNotFound(id) => (
             "Session ids are exact: dialog_list_sessions lists this workspace's sessions with their ids; omit sessionId for the current dialog".into(),
             json!({"sessionId": id}),
         ),
-        MemoryError::FirstRequestNotAvailable => {
+        RecallError::FirstRequestNotAvailable => {
             ("The session holds no request from the user yet; dialog_list_sessions shows the others".into(), json!({}))
         }
-        MemoryError::IndexTooSmall => ("Requests are numbered from 1; index 1 is the first request".into(), json!({"parameter": "index"})),
-        MemoryError::IndexOutOfRange { index, total } => (
+        RecallError::IndexTooSmall => ("Requests are numbered from 1; index 1 is the first request".into(), json!({"parameter": "index"})),
+        RecallError::IndexOutOfRange { index, total } => (
             format!("The session has {total} requests: use an index from 1 to {total}, or dialog_get_requests for all of them"),
             json!({"parameter": "index", "index": index, "totalRequests": total}),
         ),
-        MemoryError::ChatDataNotAvailable { session, reason } => (e.hint(), json!({"sessionId": session, "reason": reason})),
+        RecallError::ChatDataNotAvailable { session, reason } => (e.hint(), json!({"sessionId": session, "reason": reason})),
     };
     ToolError::new(code, e.to_string()).with_hint(hint).with_details(details)
 }
 
-/// Runs recall on a blocking thread: it reads files.
-async fn recall<T: Send + 'static>(
+/// Runs a recall on a blocking thread: it reads files.
+async fn off_thread<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
 ) -> Result<T, ToolError> {
     match tokio::task::spawn_blocking(f).await {
@@ -390,10 +390,10 @@ impl Tool for DialogGetFirstRequest {
     }
 
     async fn run(&self, p: FirstRequestParams, cx: Cx) -> Result<FirstRequestData, ToolError> {
-        let memory = self.memory.clone();
+        let recall = self.recall.clone();
         let (ws, folders) = workspace(&cx);
-        recall(move || {
-            let a = memory
+        off_thread(move || {
+            let a = recall
                 .first_request(&ws, p.session_id.as_deref())
                 .map_err(|e| tool_error(e, &folders))?;
             let v = a.value;
@@ -453,10 +453,10 @@ impl Tool for DialogGetRequest {
     }
 
     async fn run(&self, p: RequestParams, cx: Cx) -> Result<RequestData, ToolError> {
-        let memory = self.memory.clone();
+        let recall = self.recall.clone();
         let (ws, folders) = workspace(&cx);
-        recall(move || {
-            let a = memory
+        off_thread(move || {
+            let a = recall
                 .request(&ws, p.index, p.session_id.as_deref())
                 .map_err(|e| tool_error(e, &folders))?;
             let v = a.value;
@@ -526,11 +526,11 @@ impl Tool for DialogGetRequests {
     }
 
     async fn run(&self, p: RequestsParams, cx: Cx) -> Result<RequestsData, ToolError> {
-        let memory = self.memory.clone();
+        let recall = self.recall.clone();
         let (ws, folders) = workspace(&cx);
-        recall(move || {
+        off_thread(move || {
             let since = p.since_compaction.unwrap_or(false);
-            let a = memory
+            let a = recall
                 .requests(&ws, p.session_id.as_deref(), since)
                 .map_err(|e| tool_error(e, &folders))?;
             let v = a.value;
@@ -620,11 +620,11 @@ impl Tool for DialogListSessions {
     }
 
     async fn run(&self, p: ListParams, cx: Cx) -> Result<SessionsData, ToolError> {
-        let memory = self.memory.clone();
+        let recall = self.recall.clone();
         let (ws, folders) = workspace(&cx);
-        recall(move || {
+        off_thread(move || {
             let limit = p.limit.map_or(20, |l| l.max(1) as usize);
-            let a = memory.list_sessions(&ws, p.source.map(Source::from), Some(limit));
+            let a = recall.list_sessions(&ws, p.source.map(Source::from), Some(limit));
             let sessions: Vec<SessionData> = a.value.into_iter().map(session).collect();
             Ok(SessionsData {
                 workspace: folders.iter().map(|f| f.display().to_string()).collect(),

@@ -44,7 +44,7 @@ pub fn standard(options: Options) -> Catalogue {
         .register(McpListTools)
         .register(TestSleep { enabled: options.test_tools });
     action::register(&mut c);
-    dialog::register(&mut c, dialog::memory_from_env());
+    dialog::register(&mut c, dialog::recall_from_env());
     debug::register(&mut c, debug::Lookup::default());
     c
 }

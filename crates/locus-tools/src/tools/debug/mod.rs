@@ -343,7 +343,7 @@ pub(crate) fn cap(value: &str) -> (String, bool) {
 }
 
 /// A position as tools answer it.
-pub(crate) fn place(p: &locus_dap::Position) -> Value {
+pub(crate) fn place(p: &locus_dap::CodeLocation) -> Value {
     json!({
         "file": p.path.as_ref().map(|p| p.display().to_string()),
         "line": p.line,

@@ -4,14 +4,14 @@
 //! rollouts, archived Codex sessions, Gemini projects named by hash below the workspace,
 //! and a session's folder being where it started.
 //!
-//! `UPDATE_EXPECT=1 cargo test -p locus-memory --test real_shapes` rewrites the expectations.
+//! `UPDATE_EXPECT=1 cargo test -p locus-dialog --test real_shapes` rewrites the expectations.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use expect_test::{Expect, expect};
-use locus_memory::{Answer, Memory, MemoryError, Requests, SessionInfo, Stores, Workspace};
+use locus_dialog::{Answer, Recall, RecallError, Requests, SessionInfo, Stores, Workspace};
 use sha2::Digest;
 
 const TODO: &str = "/home/bo/todo";
@@ -20,8 +20,8 @@ fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real")
 }
 
-fn memory() -> Memory {
-    Memory::new(Stores::under_home(&fixtures().join("home")))
+fn memory() -> Recall {
+    Recall::new(Stores::under_home(&fixtures().join("home")))
 }
 
 fn session_line(s: &SessionInfo) -> String {
@@ -53,7 +53,7 @@ fn warning_lines<T>(answer: &Answer<T>) -> String {
     answer.warnings.iter().map(|w| format!("warning {w}\n")).collect()
 }
 
-fn check_requests(answer: Result<Answer<Requests>, MemoryError>, expect: Expect) {
+fn check_requests(answer: Result<Answer<Requests>, RecallError>, expect: Expect) {
     let out = match answer {
         Ok(answer) => {
             let r = &answer.value;
@@ -216,7 +216,7 @@ fn gemini_projects_named_by_hash_below_the_workspace() {
     // Skipped folders are not walked; a sibling project is not below the workspace.
     place(&ws.join("node_modules/left-pad"), "session-2025-08-01T09-00-00000001.json");
     place(&scratch.0.join("other"), "session-2025-08-01T09-00-00000002.json");
-    let m = Memory::new(Stores::under_home(&home));
+    let m = Recall::new(Stores::under_home(&home));
     let listed = m.list_sessions(&Workspace::new(&[&ws]), None, None);
     let lines: Vec<String> = listed
         .value
@@ -246,7 +246,7 @@ fn undated_codex_requests_take_the_file_time() {
         fs::create_dir_all(to.parent().unwrap()).unwrap();
         fs::copy(&from, to).unwrap();
         fs::File::options().append(true).open(to).unwrap().set_modified(mtime).unwrap();
-        let m = Memory::new(Stores::under_home(&home));
+        let m = Recall::new(Stores::under_home(&home));
         let first = m.first_request(&Workspace::new(&[TODO]), None).unwrap();
         assert_eq!(first.value.request.text, "Sketch the data model for todos.");
         first.value.request.timestamp.unwrap().to_string()

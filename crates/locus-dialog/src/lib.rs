@@ -20,16 +20,16 @@
 //!   by streaming deserialization that keeps only the fields recall needs.
 //! - Never fails on bad data: corrupt lines, unknown record types, truncated files and
 //!   files being written are skipped with a [`Warning`] returned beside the data.
-//! - No protocol types: the tool layer turns [`Answer`]s and [`MemoryError`]s (which carry
+//! - No protocol types: the tool layer turns [`Answer`]s and [`RecallError`]s (which carry
 //!   their envelope codes and hints) into envelopes.
 //!
 //! ```no_run
-//! use locus_memory::{Memory, Stores, Workspace};
-//! let memory = Memory::new(Stores::from_env());
+//! use locus_dialog::{Recall, Stores, Workspace};
+//! let recall = Recall::new(Stores::from_env());
 //! let workspace = Workspace::new(&["/home/me/project"]);
-//! let first = memory.first_request(&workspace, None)?;
+//! let first = recall.first_request(&workspace, None)?;
 //! println!("{}", first.value.request.text);
-//! # Ok::<(), locus_memory::MemoryError>(())
+//! # Ok::<(), locus_dialog::RecallError>(())
 //! ```
 
 #![deny(missing_docs)]
@@ -37,18 +37,18 @@
 mod error;
 mod format;
 mod line;
-mod memory;
 mod model;
 mod read;
+mod recall;
 mod stores;
 mod text;
 mod time;
 mod warning;
 mod workspace;
 
-pub use error::MemoryError;
-pub use memory::{Answer, Memory, RequestAt, Requests};
+pub use error::RecallError;
 pub use model::{Compaction, Format, Request, SessionInfo, Source};
+pub use recall::{Answer, Recall, RequestAt, Requests};
 pub use stores::Stores;
 pub use time::Timestamp;
 pub use warning::Warning;

@@ -6,14 +6,14 @@ use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use locus_memory::{Memory, Stores, Workspace};
+use locus_dialog::{Recall, Stores, Workspace};
 
 /// A scratch `$HOME`, removed when dropped.
 struct Home(PathBuf);
 
 impl Home {
     fn new(name: &str) -> Home {
-        let dir = std::env::temp_dir().join(format!("locus-memory-{}-{name}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("locus-dialog-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         Home(dir)
@@ -53,7 +53,7 @@ fn append(path: &Path, text: &str) {
     OpenOptions::new().append(true).open(path).unwrap().write_all(text.as_bytes()).unwrap();
 }
 
-fn texts(memory: &Memory) -> Vec<String> {
+fn texts(memory: &Recall) -> Vec<String> {
     let all = memory.requests(&Workspace::new(&[WS]), None, false).unwrap();
     all.value.requests.into_iter().map(|r| r.text).collect()
 }
@@ -65,7 +65,7 @@ fn a_grown_file_is_read_from_where_reading_stopped() {
     // The first request sits between 8 KiB of assistant output on each side, away from
     // the bytes compared to detect a rewrite.
     fs::write(&path, assistant(8000) + &user("first: AAAA", 1) + &assistant(8000)).unwrap();
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["first: AAAA"]);
 
     // Changed in place where the index does not look, then appended to: only the new line
@@ -76,7 +76,7 @@ fn a_grown_file_is_read_from_where_reading_stopped() {
     assert_eq!(texts(&memory), ["first: AAAA", "second"]);
 
     // A fresh index reads the whole file.
-    let fresh = Memory::new(Stores::under_home(&home.0));
+    let fresh = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&fresh), ["first: BBBB", "second"]);
 }
 
@@ -85,7 +85,7 @@ fn a_rewritten_file_is_read_again() {
     let home = Home::new("rewrite");
     let path = home.file(CLAUDE);
     fs::write(&path, user("one", 1) + &user("two", 2) + &user("three", 3)).unwrap();
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["one", "two", "three"]);
     // Shorter.
     fs::write(&path, user("uno", 1)).unwrap();
@@ -102,7 +102,7 @@ fn a_file_being_written_is_read_to_its_last_complete_line() {
     let second = user("second, still being written", 2);
     let (head, rest) = second.split_at(40);
     fs::write(&path, user("first", 1) + head).unwrap();
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     let answer = memory.requests(&Workspace::new(&[WS]), None, false).unwrap();
     assert_eq!(answer.value.total_requests, 1);
     assert_eq!(answer.warnings.len(), 1);
@@ -148,7 +148,7 @@ fn copilot_mutation_log_rewritten_by_compaction_is_read_again() {
             request("b", "beta", 1762000002000)
         ),
     );
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["alpha", "beta"]);
 
     // VS Code replaces the log with one initial entry holding the whole state.
@@ -173,7 +173,7 @@ fn a_deleted_file_is_forgotten() {
     let home = Home::new("delete");
     let path = home.file(CLAUDE);
     fs::write(&path, user("here", 1)).unwrap();
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["here"]);
     fs::remove_file(&path).unwrap();
     let err = memory.first_request(&Workspace::new(&[WS]), None).unwrap_err();
@@ -183,7 +183,7 @@ fn a_deleted_file_is_forgotten() {
 #[test]
 fn memory_is_shared_between_threads() {
     fn shareable<T: Send + Sync>() {}
-    shareable::<Memory>();
+    shareable::<Recall>();
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn a_session_whose_directory_changed_late_is_found_by_its_last_records() {
     let early = user("started elsewhere", 1).replace(WS, "/home/ada/elsewhere");
     let output = assistant(70_000).replace(WS, "/home/ada/elsewhere");
     fs::write(&path, early + &output + &user("now in the workspace", 2)).unwrap();
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["started elsewhere", "now in the workspace"]);
 }
 
@@ -213,7 +213,7 @@ fn commands_and_queued_prompts_read_in_pieces() {
     let home = Home::new("pieces");
     let path = home.file(CLAUDE);
     fs::write(&path, user("Build the parser.", 1) + &assistant(10)).unwrap();
-    let memory = Memory::new(Stores::under_home(&home.0));
+    let memory = Recall::new(Stores::under_home(&home.0));
     assert_eq!(texts(&memory), ["Build the parser."]);
 
     // A queued prompt counts once it is handed to the agent, at the time it was sent.
@@ -240,7 +240,7 @@ fn commands_and_queued_prompts_read_in_pieces() {
     );
     append(&path, &assistant(10));
     append(&path, &user("<local-command-stdout></local-command-stdout>", 7));
-    let fresh = Memory::new(Stores::under_home(&home.0));
+    let fresh = Recall::new(Stores::under_home(&home.0));
     for m in [&memory, &fresh] {
         assert_eq!(texts(m), ["Build the parser.", "and the printer", "/review the lexer"]);
     }

@@ -6,13 +6,13 @@
 //! session moved between folders, several sources for one workspace, sessions of another
 //! workspace, corrupt, unknown and incomplete lines.
 //!
-//! Output is compared as compact text; `UPDATE_EXPECT=1 cargo test -p locus-memory`
+//! Output is compared as compact text; `UPDATE_EXPECT=1 cargo test -p locus-dialog`
 //! rewrites the expectations.
 
 use std::path::{Path, PathBuf};
 
 use expect_test::{Expect, expect};
-use locus_memory::{Answer, Memory, MemoryError, Requests, SessionInfo, Source, Stores, Workspace};
+use locus_dialog::{Answer, Recall, RecallError, Requests, SessionInfo, Source, Stores, Workspace};
 
 const SHOP: &str = "/home/ada/shop";
 
@@ -20,8 +20,8 @@ fn home() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/home")
 }
 
-fn memory() -> Memory {
-    Memory::new(Stores::under_home(&home()))
+fn memory() -> Recall {
+    Recall::new(Stores::under_home(&home()))
 }
 
 fn shop() -> Workspace {
@@ -81,7 +81,7 @@ fn check_list(answer: Answer<Vec<SessionInfo>>, expect: Expect) {
     expect.assert_eq(&out);
 }
 
-fn check_requests(answer: Result<Answer<Requests>, MemoryError>, expect: Expect) {
+fn check_requests(answer: Result<Answer<Requests>, RecallError>, expect: Expect) {
     let out = match answer {
         Ok(answer) => {
             let r = &answer.value;
@@ -99,7 +99,7 @@ fn check_requests(answer: Result<Answer<Requests>, MemoryError>, expect: Expect)
     expect.assert_eq(&out);
 }
 
-fn requests_of(id: &str) -> Result<Answer<Requests>, MemoryError> {
+fn requests_of(id: &str) -> Result<Answer<Requests>, RecallError> {
     memory().requests(&shop(), Some(id), false)
 }
 
@@ -385,7 +385,7 @@ fn other_workspaces_only_by_exact_id() {
 #[test]
 fn errors_carry_the_contract_messages_and_codes() {
     let m = memory();
-    let render = |e: MemoryError| format!("{} | {e} | {}\n", e.code(), e.hint());
+    let render = |e: RecallError| format!("{} | {e} | {}\n", e.code(), e.hint());
     let mut out = String::new();
     out += &render(m.first_request(&Workspace::new(&["/home/ada/empty"]), None).unwrap_err());
     out += &render(m.first_request(&shop(), Some("no-such-session")).unwrap_err());
@@ -416,7 +416,7 @@ fn tool_homes_come_from_the_environment() {
         "CODEX_HOME" => Some(home().join(".codex").into_os_string()),
         _ => None,
     };
-    let m = Memory::new(Stores::from_vars(vars));
+    let m = Recall::new(Stores::from_vars(vars));
     let sources: Vec<Source> =
         m.list_sessions(&shop(), None, None).value.iter().map(|s| s.source).collect();
     assert!(sources.contains(&Source::ClaudeCode) && sources.contains(&Source::Codex));

@@ -1,4 +1,4 @@
-//! Recall on a 100 MB Claude Code transcript (run: `cargo bench -p locus-memory`).
+//! Recall on a 100 MB Claude Code transcript (run: `cargo bench -p locus-dialog`).
 //!
 //! The transcript is generated in a temporary `$HOME`: long sessions are mostly tool
 //! output, so each turn is a request, a few tool calls with sizeable results, and a reply,
@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use divan::{Bencher, black_box};
-use locus_memory::{Memory, Stores, Workspace};
+use locus_dialog::{Recall, Stores, Workspace};
 
 const WORKSPACE: &str = "/home/bench/project";
 const TARGET_BYTES: u64 = 100 * 1024 * 1024;
@@ -33,7 +33,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let home = std::env::temp_dir().join(format!("locus-memory-bench-{}", std::process::id()));
+        let home = std::env::temp_dir().join(format!("locus-dialog-bench-{}", std::process::id()));
         let dir = home.join(".claude/projects/-home-bench-project");
         fs::create_dir_all(&dir).unwrap();
         let transcript = dir.join("5e55e55e-0000-4000-8000-000000000100.jsonl");
@@ -121,8 +121,8 @@ fn workspace() -> Workspace {
     Workspace::new(&[WORKSPACE])
 }
 
-fn memory() -> Memory {
-    Memory::new(Stores::under_home(&fixture().home))
+fn memory() -> Recall {
+    Recall::new(Stores::under_home(&fixture().home))
 }
 
 /// Peak resident memory so far, in KiB.

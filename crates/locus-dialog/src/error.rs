@@ -3,7 +3,7 @@
 /// Why a recall found nothing to return. The messages are part of the contract: agents
 /// and tests match them verbatim.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MemoryError {
+pub enum RecallError {
     /// No session of any source belongs to the workspace.
     #[error("No active dialog found")]
     NoActiveDialog,
@@ -34,35 +34,35 @@ pub enum MemoryError {
     },
 }
 
-impl MemoryError {
+impl RecallError {
     /// The stable error code of the tool envelope (`docs/reference/error-codes.md`).
     pub fn code(&self) -> &'static str {
         match self {
-            MemoryError::NoActiveDialog
-            | MemoryError::SessionNotFound(_)
-            | MemoryError::FirstRequestNotAvailable => "E_NOT_FOUND",
-            MemoryError::IndexTooSmall | MemoryError::IndexOutOfRange { .. } => "E_INVALID_PARAMS",
-            MemoryError::ChatDataNotAvailable { .. } => "E_UNSUPPORTED",
+            RecallError::NoActiveDialog
+            | RecallError::SessionNotFound(_)
+            | RecallError::FirstRequestNotAvailable => "E_NOT_FOUND",
+            RecallError::IndexTooSmall | RecallError::IndexOutOfRange { .. } => "E_INVALID_PARAMS",
+            RecallError::ChatDataNotAvailable { .. } => "E_UNSUPPORTED",
         }
     }
 
     /// What to do next, in words an agent can act on.
     pub fn hint(&self) -> String {
         match self {
-            MemoryError::NoActiveDialog => "No Claude Code, Codex, Gemini CLI or Copilot Chat session was recorded with its working \
+            RecallError::NoActiveDialog => "No Claude Code, Codex, Gemini CLI or Copilot Chat session was recorded with its working \
                 directory in this workspace; list the workspace's sessions, or pass the session id explicitly"
                 .into(),
-            MemoryError::SessionNotFound(_) => {
+            RecallError::SessionNotFound(_) => {
                 "Session ids are exact: copy one from the list of this workspace's sessions, or omit it for the current dialog".into()
             }
-            MemoryError::FirstRequestNotAvailable => {
+            RecallError::FirstRequestNotAvailable => {
                 "The session has no request from the user yet; pick another session from the list".into()
             }
-            MemoryError::IndexTooSmall => "Requests are numbered from 1; use 1 for the first request".into(),
-            MemoryError::IndexOutOfRange { total, .. } => {
+            RecallError::IndexTooSmall => "Requests are numbered from 1; use 1 for the first request".into(),
+            RecallError::IndexOutOfRange { total, .. } => {
                 format!("The session has {total} requests; ask for an index from 1 to {total}")
             }
-            MemoryError::ChatDataNotAvailable { reason, .. } => {
+            RecallError::ChatDataNotAvailable { reason, .. } => {
                 format!("The transcript was found but could not be read ({reason}); try again, or pick another session")
             }
         }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::error::MemoryError;
+use crate::error::RecallError;
 use crate::model::{Format, Request, SessionInfo, Source, Track, Transcript, preview};
 use crate::read::{LineLog, probe_cwds};
 use crate::stores::{Binding, FileRef, IdHint, SideFiles, Stores, discover};
@@ -53,7 +53,7 @@ pub struct Requests {
 /// an unchanged file is not read again, a grown line log is read from where it stopped,
 /// a rewritten one is read again. Nothing is written to disk. Safe to share between
 /// threads; calls are serialised.
-pub struct Memory {
+pub struct Recall {
     stores: Stores,
     state: Mutex<State>,
 }
@@ -135,10 +135,10 @@ fn name_time(path: &Path) -> Option<Timestamp> {
     Timestamp::parse_rfc3339(&format!("{date}T{}Z", time.replace('-', ":")))
 }
 
-impl Memory {
+impl Recall {
     /// Recall over these stores, with an empty index.
-    pub fn new(stores: Stores) -> Memory {
-        Memory { stores, state: Mutex::new(State::default()) }
+    pub fn new(stores: Stores) -> Recall {
+        Recall { stores, state: Mutex::new(State::default()) }
     }
 
     /// The stores searched.
@@ -173,7 +173,7 @@ impl Memory {
         &self,
         workspace: &Workspace,
         session_id: Option<&str>,
-    ) -> Result<Answer<SessionInfo>, MemoryError> {
+    ) -> Result<Answer<SessionInfo>, RecallError> {
         self.with_session(workspace, session_id, |info, _| Ok(info.clone()))
     }
 
@@ -182,10 +182,10 @@ impl Memory {
         &self,
         workspace: &Workspace,
         session_id: Option<&str>,
-    ) -> Result<Answer<RequestAt>, MemoryError> {
+    ) -> Result<Answer<RequestAt>, RecallError> {
         self.with_session(workspace, session_id, |info, track| {
             let request =
-                track.requests.first().cloned().ok_or(MemoryError::FirstRequestNotAvailable)?;
+                track.requests.first().cloned().ok_or(RecallError::FirstRequestNotAvailable)?;
             Ok(RequestAt { session: info.clone(), request, total_requests: track.requests.len() })
         })
     }
@@ -196,9 +196,9 @@ impl Memory {
         workspace: &Workspace,
         index: i64,
         session_id: Option<&str>,
-    ) -> Result<Answer<RequestAt>, MemoryError> {
+    ) -> Result<Answer<RequestAt>, RecallError> {
         if index < 1 {
-            return Err(MemoryError::IndexTooSmall);
+            return Err(RecallError::IndexTooSmall);
         }
         self.with_session(workspace, session_id, |info, track| {
             let total = track.requests.len();
@@ -206,7 +206,7 @@ impl Memory {
                 .ok()
                 .and_then(|i| track.requests.get(i))
                 .cloned()
-                .ok_or(MemoryError::IndexOutOfRange { index, total })?;
+                .ok_or(RecallError::IndexOutOfRange { index, total })?;
             Ok(RequestAt { session: info.clone(), request, total_requests: total })
         })
     }
@@ -219,7 +219,7 @@ impl Memory {
         workspace: &Workspace,
         session_id: Option<&str>,
         since_compaction: bool,
-    ) -> Result<Answer<Requests>, MemoryError> {
+    ) -> Result<Answer<Requests>, RecallError> {
         self.with_session(workspace, session_id, |info, track| {
             let from =
                 if since_compaction { track.compactions.last().map_or(0, |c| c.after) } else { 0 };
@@ -241,8 +241,8 @@ impl Memory {
         &self,
         workspace: &Workspace,
         session_id: Option<&str>,
-        f: impl FnOnce(&SessionInfo, &Track) -> Result<T, MemoryError>,
-    ) -> Result<Answer<T>, MemoryError> {
+        f: impl FnOnce(&SessionInfo, &Track) -> Result<T, RecallError>,
+    ) -> Result<Answer<T>, RecallError> {
         let mut state = self.lock();
         let mut warnings = Vec::new();
         let files = discover(&self.stores, &mut state.side, &mut warnings);
@@ -252,7 +252,7 @@ impl Memory {
             None => {
                 let mut all = state.workspace_sessions(workspace, &files, None, &mut warnings);
                 if all.is_empty() {
-                    return Err(MemoryError::NoActiveDialog);
+                    return Err(RecallError::NoActiveDialog);
                 }
                 all.swap_remove(0)
             }
@@ -260,7 +260,7 @@ impl Memory {
         warnings.extend(state.warnings_of(&found.path));
         let entry = state.files.get(&found.path).and_then(|e| e.parsed.as_ref());
         let Some((_, track)) = entry.and_then(|p| p.body.transcript()) else {
-            return Err(MemoryError::ChatDataNotAvailable {
+            return Err(RecallError::ChatDataNotAvailable {
                 session: found.info.id.clone(),
                 reason: "the transcript could not be read".into(),
             });
@@ -343,7 +343,7 @@ impl State {
         workspace: &Workspace,
         files: &[FileRef],
         id: &str,
-    ) -> Result<Found, MemoryError> {
+    ) -> Result<Found, RecallError> {
         let mut found = Vec::new();
         let mut failure = None;
         for file in files.iter().filter(|f| f.id_hint.may_be(id)) {
@@ -362,9 +362,9 @@ impl State {
         match (found.into_iter().next(), failure) {
             (Some(f), _) => Ok(f),
             (None, Some(reason)) => {
-                Err(MemoryError::ChatDataNotAvailable { session: id.to_owned(), reason })
+                Err(RecallError::ChatDataNotAvailable { session: id.to_owned(), reason })
             }
-            (None, None) => Err(MemoryError::SessionNotFound(id.to_owned())),
+            (None, None) => Err(RecallError::SessionNotFound(id.to_owned())),
         }
     }
 
