@@ -46,6 +46,7 @@ use sha2::{Digest, Sha256};
 
 use crate::Config;
 use crate::file::{self, NO_PARENT, Sym};
+use crate::warnings::Reporter;
 
 /// The first bytes of a cache file.
 const MAGIC: &[u8; 8] = b"LOCUSSYM";
@@ -131,6 +132,8 @@ pub(crate) struct Cache {
     pub writing: Mutex<()>,
     said_read: AtomicBool,
     said_write: AtomicBool,
+    /// Where a cache that cannot be read or written is reported.
+    warnings: Reporter,
 }
 
 /// What the writer thread is asked.
@@ -147,17 +150,17 @@ pub(crate) struct Writes {
 
 impl Cache {
     /// The cache of `config`, `None` when it is off or its directory exists but is not
-    /// trusted (see [`check_dir`]; said on stderr).
+    /// trusted (see [`check_dir`]; reported to [`Config::warnings`]).
     pub fn new(config: &Config) -> Option<Arc<Cache>> {
         let dir = config.cache_dir.clone()?;
         if dir.exists()
             && let Err(why) = check_dir(&dir)
         {
-            eprintln!(
-                "locus-index: the symbol cache directory {} is not used ({why}); the index \
-                 works without it, every start reads every file",
+            config.warnings.warn(format!(
+                "the symbol cache directory {} is not used ({why}); the index works without \
+                 it, every start reads every file",
                 dir.display()
-            );
+            ));
             return None;
         }
         Some(Arc::new(Cache {
@@ -171,6 +174,7 @@ impl Cache {
             writing: Mutex::new(()),
             said_read: AtomicBool::new(false),
             said_write: AtomicBool::new(false),
+            warnings: config.warnings.clone(),
         }))
     }
 
@@ -244,10 +248,10 @@ impl Cache {
 
     fn say_read(&self, path: &Path, why: &str) {
         if !self.said_read.swap(true, Ordering::Relaxed) {
-            eprintln!(
-                "locus-index: the symbol cache {} is ignored ({why}); every file is read again",
+            self.warnings.warn(format!(
+                "the symbol cache {} is ignored ({why}); every file is read again",
                 path.display()
-            );
+            ));
         }
     }
 
@@ -257,10 +261,10 @@ impl Cache {
         if let Err(why) = self.try_write(folders, files, config)
             && !self.said_write.swap(true, Ordering::Relaxed)
         {
-            eprintln!(
-                "locus-index: the symbol cache is not written ({why}); the index works \
-                 without it, every start reads every file"
-            );
+            self.warnings.warn(format!(
+                "the symbol cache is not written ({why}); the index works without it, every \
+                 start reads every file"
+            ));
         }
     }
 

@@ -16,6 +16,7 @@ use crate::file::{self, Sym};
 use crate::search::{self, Hit, Query};
 use crate::store::Store;
 use crate::walk::{self, Read_, Skip};
+use crate::warnings::Reporter;
 
 /// Languages whose outlines are data, not definitions: not indexed unless asked.
 pub const DATA_LANGUAGES: &[&str] = &["json", "yaml", "toml"];
@@ -42,19 +43,23 @@ pub struct Config {
     /// written under another is ignored. By default Locus's version and the running
     /// executable's size and modification time (any rebuild of Locus).
     pub cache_version: String,
+    /// Where the index reports what it could not do (see [`Reporter`]).
+    pub warnings: Reporter,
 }
 
 impl Config {
     /// The defaults: 2 MiB files, 512 MiB of index, data languages skipped, all cores,
     /// watching. `LOCUS_INDEX_MAX_MB` sets the memory cap.
+    /// A setting it cannot use is a warning (see [`Config::warnings`]).
     pub fn standard() -> Config {
+        let warnings = Reporter::default();
         let cap_mb = match std::env::var("LOCUS_INDEX_MAX_MB") {
             Ok(v) => match v.trim().parse::<usize>() {
                 Ok(mb) if mb > 0 => mb,
                 _ => {
-                    eprintln!(
-                        "locus-index: LOCUS_INDEX_MAX_MB={v:?} is not a number of MiB above 0; using 512"
-                    );
+                    warnings.warn(format!(
+                        "LOCUS_INDEX_MAX_MB={v:?} is not a number of MiB above 0; using 512"
+                    ));
                     512
                 }
             },
@@ -66,8 +71,9 @@ impl Config {
             skip_languages: DATA_LANGUAGES.iter().map(|s| s.to_string()).collect(),
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             watch: true,
-            cache_dir: standard_cache_dir(),
+            cache_dir: standard_cache_dir(&warnings),
             cache_version: standard_cache_version(),
+            warnings,
         }
     }
 
@@ -83,7 +89,7 @@ impl Config {
 }
 
 /// The symbol cache's directory from the environment (see [`Config::cache_dir`]).
-fn standard_cache_dir() -> Option<PathBuf> {
+fn standard_cache_dir(warnings: &Reporter) -> Option<PathBuf> {
     let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(v) = std::env::var_os("LOCUS_INDEX_CACHE")
         && matches!(v.to_str().map(str::trim), Some("0" | "off" | "false" | "no"))
@@ -97,10 +103,10 @@ fn standard_cache_dir() -> Option<PathBuf> {
         // Relative to what? The sidecar and a `locus symbols` in a subfolder would each
         // read another cache, perhaps inside the workspace. Whoever set it wanted the
         // cache somewhere else than the default, so there is no cache rather than that.
-        eprintln!(
-            "locus-index: LOCUS_CACHE_DIR={} is not an absolute path; the symbol cache is off",
+        warnings.warn(format!(
+            "LOCUS_CACHE_DIR={} is not an absolute path; the symbol cache is off",
             dir.display()
-        );
+        ));
         return None;
     }
     // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
@@ -186,6 +192,8 @@ pub struct Status {
     pub capped: Option<String>,
     /// Files of the last build whose symbols came from the symbol cache (not parsed).
     pub from_cache: usize,
+    /// The latest of what the index could not do (see [`Reporter`]).
+    pub warnings: Vec<String>,
 }
 
 /// A search's answer.
@@ -304,7 +312,7 @@ impl Index {
                 .name("locus-index-cache".into())
                 .spawn(move || write_cache(&cache, &weak));
             if let Err(e) = spawned {
-                eprintln!("locus-index: cannot start the symbol cache's writer: {e}");
+                index.config.warnings.warn(format!("cannot start the symbol cache's writer: {e}"));
             }
         }
         let weak = Arc::downgrade(&index);
@@ -408,6 +416,7 @@ impl Index {
             open_documents: lock(&self.overlays).len(),
             capped: self.warning(),
             from_cache: self.from_cache.load(Ordering::Relaxed),
+            warnings: self.config.warnings.kept(),
         }
     }
 
@@ -442,7 +451,7 @@ impl Index {
                 registry.for_path(&d.path, head.lines().next())
             });
             let path = d.path;
-            let syms = guarded(&path, || match (language, d.source) {
+            let syms = guarded(&self.config.warnings, &path, || match (language, d.source) {
                 (Some(l), _) if !self.config.indexes(l) => Vec::new(),
                 // The index query over the editor's tree (not the editor's outline): an open
                 // document gives the symbols its text gives on disk.
@@ -905,7 +914,7 @@ fn outline_file(path: &Path, config: &Config, cached: bool) -> Outcome {
     // Taken before the read: a write after it changes the fingerprint, so symbols are never
     // recorded under a fingerprint newer than their text.
     let fingerprint = if cached { Fingerprint::settled(path) } else { None };
-    guarded(path, || match walk::read(path, config) {
+    guarded(&config.warnings, path, || match walk::read(path, config) {
         Read_::Text(text, language) => {
             Outcome::Symbols(file::symbols_of_text(&text, language), fingerprint)
         }
@@ -915,8 +924,8 @@ fn outline_file(path: &Path, config: &Config, cached: bool) -> Outcome {
     .unwrap_or(Outcome::Skipped(Skip::Unreadable))
 }
 
-/// Runs `f` for `path`; a panic is caught and logged with the path (`None`).
-fn guarded<T>(path: &Path, f: impl FnOnce() -> T) -> Option<T> {
+/// Runs `f` for `path`; a panic is caught and reported with the path (`None`).
+fn guarded<T>(warnings: &Reporter, path: &Path, f: impl FnOnce() -> T) -> Option<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(v) => Some(v),
         Err(panic) => {
@@ -925,7 +934,7 @@ fn guarded<T>(path: &Path, f: impl FnOnce() -> T) -> Option<T> {
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic".into());
-            eprintln!("locus-index: outlining {} failed, skipped: {why}", path.display());
+            warnings.warn(format!("outlining {} failed, skipped: {why}", path.display()));
             None
         }
     }
@@ -978,7 +987,7 @@ fn follow_changes(index: &Weak<Index>, rx: &Receiver<Vec<PathBuf>>) {
         let Some(index) = index.upgrade() else { return };
         // A panic (outlining is already guarded file by file) must not end the updates.
         let first = paths.first().cloned().unwrap_or_default();
-        let _ = guarded(&first, || index.apply_paths(paths));
+        let _ = guarded(&index.config.warnings.clone(), &first, || index.apply_paths(paths));
     }
 }
 
@@ -1042,8 +1051,12 @@ mod tests {
 
     #[test]
     fn a_panic_outlining_a_file_is_caught_and_the_build_still_ends() {
-        assert_eq!(guarded(Path::new("/x.py"), || 7), Some(7));
-        assert!(guarded(Path::new("/x.py"), || -> u8 { panic!("a bad grammar") }).is_none());
+        let warnings = Reporter::default();
+        assert_eq!(guarded(&warnings, Path::new("/x.py"), || 7), Some(7));
+        assert!(
+            guarded(&warnings, Path::new("/x.py"), || -> u8 { panic!("a bad grammar") }).is_none()
+        );
+        assert_eq!(warnings.kept(), ["outlining /x.py failed, skipped: a bad grammar"]);
         // A build that unwinds still ends as built.
         let index = Index::start(Vec::new(), Config { watch: false, ..Config::standard() });
         assert!(index.wait_built(Duration::from_secs(30)));

@@ -42,6 +42,8 @@ mod matching;
 mod search;
 mod store;
 mod walk;
+mod warnings;
 
 pub use index::{Answer, Config, DATA_LANGUAGES, Index, OpenDoc, Progress, Skipped, Status};
 pub use search::{Hit, MAX_LIMIT, Near, PathFilter, Query};
+pub use warnings::Reporter;

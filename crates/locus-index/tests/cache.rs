@@ -501,6 +501,20 @@ fn a_cache_directory_others_may_write_to_is_not_used() {
     let cache = dir.0.join("cache/index");
     std::fs::create_dir_all(&cache).unwrap();
     std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    // Said to the index's owner, through its reporter and its status.
+    let said = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let config_reporting = || {
+        let config = config(&dir);
+        let said = said.clone();
+        config.warnings.set_sink(move |m| said.lock().unwrap().push(m.to_string()));
+        config
+    };
+    let index = built(&dir, config_reporting());
+    assert_eq!(index.status().from_cache, 0);
+    let warnings = index.status().warnings;
+    assert!(warnings.iter().any(|w| w.contains("is not used")), "{warnings:?}");
+    assert_eq!(*said.lock().unwrap(), warnings);
+    drop(index);
     assert_eq!(session(&dir, config(&dir)), 0);
     assert_eq!(session(&dir, config(&dir)), 0);
     assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 0);

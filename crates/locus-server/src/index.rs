@@ -19,12 +19,17 @@ fn slot() -> std::sync::MutexGuard<'static, Option<Arc<Index>>> {
     INDEX.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Starts indexing `folders` in the background (or re-targets the running index).
-pub fn start(folders: Vec<PathBuf>) {
+/// Starts indexing `folders` in the background (or re-targets the running index). What the
+/// index cannot do (a setting, the cache, a file) goes to `warn`, for the caller's log.
+pub fn start(folders: Vec<PathBuf>, warn: impl Fn(&str) + Send + Sync + 'static) {
     let mut slot = slot();
     match &*slot {
         Some(index) => index.set_folders(folders),
-        None => *slot = Some(Index::start(folders, Config::standard())),
+        None => {
+            let config = Config::standard();
+            config.warnings.set_sink(warn);
+            *slot = Some(Index::start(folders, config));
+        }
     }
 }
 

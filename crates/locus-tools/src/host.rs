@@ -226,7 +226,10 @@ impl Host for Detached {
             let folders = self.status().workspace_folders;
             let folders =
                 folders.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()));
-            locus_index::Index::start(folders.collect(), locus_index::Config::standard())
+            let config = locus_index::Config::standard();
+            // As this host's own warnings go (the index itself never prints).
+            config.warnings.set_sink(|m| eprintln!("locus: symbol index: warning: {m}"));
+            locus_index::Index::start(folders.collect(), config)
         });
         Some(index.clone())
     }

@@ -423,7 +423,10 @@ impl LanguageServer for Backend {
         warm::start(folders.clone());
         // The workspace symbol index serves agents: built only beside an MCP endpoint.
         if crate::mcp::sidecar::current().is_some() {
-            crate::index::start(folders.clone());
+            let ctx = self.ctx.clone();
+            crate::index::start(folders.clone(), move |m| {
+                ctx.log.warn(format_args!("symbol index: {m}"));
+            });
         }
         self.ctx.state.with(|s| {
             s.set_cursor_plugin(plugin);

@@ -132,7 +132,9 @@ impl Host for EditorHost {
 
     fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
         if start && crate::index::current().is_none() {
-            crate::index::start(self.state.with(|s| s.snapshot().folders));
+            crate::index::start(self.state.with(|s| s.snapshot().folders), |m| {
+                eprintln!("locus: symbol index: warning: {m}");
+            });
         }
         crate::index::synced(&self.state)
     }
