@@ -32,6 +32,6 @@ pub mod tools;
 pub use catalogue::{CallOptions, Catalogue, Cx, Entry, Outcome, Tool};
 pub use envelope::{Envelope, ErrorBody, ErrorCode, Meta, ToolError, rfc3339};
 pub use host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
-pub use spec::{Category, DEFAULT_TIMEOUT, ParamHint, ToolSpec, WhenToUse};
+pub use spec::{Category, DEFAULT_TIMEOUT, Effect, ParamHint, ToolSpec, WhenToUse};
 pub use tokio_util::sync::CancellationToken;
 pub use tools::{Options, standard};

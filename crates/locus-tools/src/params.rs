@@ -26,6 +26,7 @@ pub fn schema_for<T: JsonSchema>() -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     };
+    numeric_formats_as_bounds(&mut map);
     map.remove("title");
     map.remove("$schema");
     map.insert("type".into(), json!("object"));
@@ -49,8 +50,67 @@ pub fn output_schema_for<T: JsonSchema>() -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     };
+    numeric_formats_as_bounds(&mut map);
     map.remove("$schema");
     map
+}
+
+/// 2^53 - 1, the largest integer a double holds exactly (JavaScript's `Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// Rewrites the `format` schemars gives Rust's number types (`uint32`, `int64`, `double`, …),
+/// which JSON Schema does not define (agents' validators warn about each one), as the bounds
+/// it stands for: `minimum` and `maximum`, the tighter of the format's and the schema's own.
+/// Everywhere in the schema, nested ones included.
+fn numeric_formats_as_bounds(schema: &mut Map<String, Value>) {
+    let bounds = schema.get("format").and_then(Value::as_str).and_then(|format| {
+        Some(match format {
+            "uint8" => (Value::from(0), Value::from(u8::MAX)),
+            "int8" => (Value::from(i8::MIN), Value::from(i8::MAX)),
+            "uint16" => (Value::from(0), Value::from(u16::MAX)),
+            "int16" => (Value::from(i16::MIN), Value::from(i16::MAX)),
+            "uint32" => (Value::from(0), Value::from(u32::MAX)),
+            "int32" => (Value::from(i32::MIN), Value::from(i32::MAX)),
+            // 64-bit types: the integers a JavaScript client reads exactly (its validators and
+            // VS Code's manifest hold schemas as doubles), beyond which no id or count goes.
+            "uint64" | "uint" => (Value::from(0), Value::from(MAX_SAFE_INTEGER)),
+            "int64" | "int" => (Value::from(-MAX_SAFE_INTEGER), Value::from(MAX_SAFE_INTEGER)),
+            "double" | "float" => (Value::Null, Value::Null),
+            _ => return None,
+        })
+    });
+    if let Some((lo, hi)) = bounds {
+        schema.remove("format");
+        let tighter = |own: Option<&Value>, bound: Value, pick: fn(f64, f64) -> bool| match own {
+            Some(own)
+                if bound.is_null()
+                    || own.as_f64().zip(bound.as_f64()).is_some_and(|(o, b)| pick(o, b)) =>
+            {
+                own.clone()
+            }
+            _ => bound,
+        };
+        let minimum = tighter(schema.get("minimum"), lo, |own, b| own >= b);
+        let maximum = tighter(schema.get("maximum"), hi, |own, b| own <= b);
+        for (key, value) in [("minimum", minimum), ("maximum", maximum)] {
+            if !value.is_null() {
+                schema.insert(key.into(), value);
+            }
+        }
+    }
+    for value in schema.values_mut() {
+        match value {
+            Value::Object(sub) => numeric_formats_as_bounds(sub),
+            Value::Array(items) => {
+                for item in items {
+                    if let Value::Object(sub) = item {
+                        numeric_formats_as_bounds(sub);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The parameters a schema describes, in the schema's order.
@@ -113,7 +173,12 @@ pub fn expected(p: &Value) -> String {
     }
     let ts: Vec<&str> = types(p).into_iter().filter(|t| *t != "null").collect();
     let mut s = if ts.is_empty() { "any value".to_string() } else { ts.join(" or ") };
-    match (p.get("minimum").and_then(Value::as_f64), p.get("maximum").and_then(Value::as_f64)) {
+    // Bounds that only a Rust integer type sets (`u32::MAX`, `i64::MIN`, …) say nothing to a
+    // reader: they are left out of the words.
+    let typed = |b: &f64| b.abs() < f64::from(i32::MAX);
+    let minimum = p.get("minimum").and_then(Value::as_f64).filter(typed);
+    let maximum = p.get("maximum").and_then(Value::as_f64).filter(typed);
+    match (minimum, maximum) {
         (Some(min), Some(max)) => s.push_str(&format!(" from {min} to {max}")),
         (Some(min), None) if min != 0.0 || !ts.contains(&"integer") => {
             s.push_str(&format!(" >= {min}"))
@@ -237,24 +302,22 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
     {
         return Err(invalid(name, p, format!("is {value}"), Some(value)));
     }
-    // An integer against its bounds: the schema's `minimum`/`maximum` and its format's
-    // (`uint32`, …), whichever is tighter, named as numbers (not as the Rust type).
-    if let Some((lo, hi)) = integer_format(p)
-        && let Some(n) = value.as_i64().map(i128::from).or(value.as_u64().map(i128::from))
-    {
-        let lo = p.get("minimum").and_then(Value::as_f64).map_or(lo, |m| lo.max(m.ceil() as i128));
-        let hi = p.get("maximum").and_then(Value::as_f64).map_or(hi, |m| hi.min(m.floor() as i128));
-        if n < lo || n > hi {
-            let bound = if n < lo { format!("less than {lo}") } else { format!("more than {hi}") };
-            return Err(invalid(name, p, format!("is {value}, {bound}"), Some(value)));
-        }
-    } else if let Some(n) = value.as_f64() {
-        let min = p.get("minimum").and_then(Value::as_f64).filter(|&min| n < min);
-        let max = p.get("maximum").and_then(Value::as_f64).filter(|&max| n > max);
-        let bound = match (min, max) {
-            (Some(min), _) => Some(format!("less than {min}")),
-            (None, Some(max)) => Some(format!("more than {max}")),
-            (None, None) => None,
+    // A number against its bounds (an integer's include its Rust type's: see
+    // [`numeric_formats_as_bounds`]), named as numbers. Integers compare exactly.
+    let exact = |v: &Value| v.as_i64().map(i128::from).or(v.as_u64().map(i128::from));
+    let below = |bound: &Value| match (exact(value), exact(bound)) {
+        (Some(n), Some(b)) => n < b,
+        _ => value.as_f64().zip(bound.as_f64()).is_some_and(|(n, b)| n < b),
+    };
+    let above = |bound: &Value| match (exact(value), exact(bound)) {
+        (Some(n), Some(b)) => n > b,
+        _ => value.as_f64().zip(bound.as_f64()).is_some_and(|(n, b)| n > b),
+    };
+    if value.is_number() {
+        let bound = match (p.get("minimum"), p.get("maximum")) {
+            (Some(min), _) if below(min) => Some(format!("less than {min}")),
+            (_, Some(max)) if above(max) => Some(format!("more than {max}")),
+            _ => None,
         };
         if let Some(bound) = bound {
             return Err(invalid(name, p, format!("is {value}, {bound}"), Some(value)));
@@ -303,25 +366,6 @@ pub fn line_within(parameter: &str, line: u32, lines: usize, path: &str) -> Resu
     .with_details(
         json!({"parameter": parameter, "received": line, "lineCount": lines, "path": path}),
     ))
-}
-
-/// The bounds of an integer schema's `format` (`uint32`, …), which schemars writes for Rust's
-/// integer types without a `maximum`: a value beyond them would fail deserialization with a
-/// message naming no parameter.
-fn integer_format(p: &Value) -> Option<(i128, i128)> {
-    let format = p.get("format")?.as_str()?;
-    let (min, max) = match format {
-        "uint8" => (0, u8::MAX.into()),
-        "int8" => (i8::MIN.into(), i8::MAX.into()),
-        "uint16" => (0, u16::MAX.into()),
-        "int16" => (i16::MIN.into(), i16::MAX.into()),
-        "uint32" => (0, u32::MAX.into()),
-        "int32" => (i32::MIN.into(), i32::MAX.into()),
-        "uint64" | "uint" => (0, u64::MAX.into()),
-        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
-        _ => return None,
-    };
-    Some((min, max))
 }
 
 /// Checks `args` against `schema`, then deserializes them into `T` (whose schema it is).

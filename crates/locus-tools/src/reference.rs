@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::{Catalogue, Category, ErrorCode};
+use crate::{Catalogue, Category, Effect, ErrorCode};
 
 /// The header every generated file starts with.
 fn generated(test: &str) -> String {
@@ -46,9 +46,15 @@ pub fn tools_markdown(catalogue: &Catalogue) -> String {
                 }
             }
             let mut traits = vec![format!("timeout {} s", s.timeout.as_secs_f64())];
-            if s.read_only {
-                traits.push("read-only".into());
-            }
+            traits.push(
+                match s.effect {
+                    Effect::Reads => "read-only",
+                    Effect::Consumes => "read-only, each read consumed",
+                    Effect::Changes => "changes the program or the editor",
+                    Effect::Destroys => "destructive: removes, overwrites or restarts",
+                }
+                .into(),
+            );
             if s.system {
                 traits.push("system tool: never carries an editorContext".into());
             }

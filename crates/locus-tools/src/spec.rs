@@ -28,8 +28,42 @@ pub struct ToolSpec {
     pub enabled: bool,
     /// A system tool reports on Locus itself: its envelope never carries an editorContext.
     pub system: bool,
-    /// Whether the tool only reads (an MCP annotation).
-    pub read_only: bool,
+    /// What a call does to the world (MCP's tool annotations, which agents use to decide
+    /// what to ask the user before).
+    pub effect: Effect,
+}
+
+/// What a tool's call does to the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Only reads; the same call again changes nothing (read-only, idempotent).
+    Reads,
+    /// Only reads, but each call takes what it read, so the next answers otherwise
+    /// (`output_read`): read-only, not idempotent.
+    Consumes,
+    /// Starts, adds or moves something, in the program or the editor (a session, a
+    /// breakpoint, a step, an evaluation that may run code): not read-only, not destructive.
+    Changes,
+    /// Removes, overwrites or restarts something the user had (a variable's value, a setting,
+    /// a file's or a symbol's name, the program's run, breakpoints): destructive.
+    Destroys,
+}
+
+impl Effect {
+    /// MCP's `readOnlyHint`.
+    pub fn read_only(self) -> bool {
+        matches!(self, Effect::Reads | Effect::Consumes)
+    }
+
+    /// MCP's `destructiveHint` (meaningful only when not read-only).
+    pub fn destructive(self) -> bool {
+        self == Effect::Destroys
+    }
+
+    /// MCP's `idempotentHint`: calling again with the same arguments has no further effect.
+    pub fn idempotent(self) -> bool {
+        self == Effect::Reads
+    }
 }
 
 /// Guidance for choosing a tool.

@@ -409,3 +409,76 @@ fn symbol_tools_read_files_from_disk() {
     assert_eq!(d["scopeHierarchy"], "Class:UserService > Method:findUser", "{v}");
     assert_eq!(d["immediateScope"]["range"], json!({"start": 2, "end": 4, "length": 3}));
 }
+
+/// No schema carries a `format` JSON Schema does not define: schemars names Rust's number
+/// types there (`uint32`, `double`, …), and agents' validators warn about every one (Claude
+/// Code printed `unknown format "uint32" ignored in schema` for nearly every tool). Their
+/// bounds are `minimum` and `maximum` instead.
+#[test]
+fn no_schema_names_a_rust_number_type_as_its_format() {
+    fn formats(v: &Value, at: &str, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(f)) = map.get("format") {
+                    out.push(format!("{at}: {f}"));
+                }
+                for (k, v) in map {
+                    formats(v, &format!("{at}/{k}"), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    formats(v, &format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let catalogue = all_tools();
+    let mut found = Vec::new();
+    let mut bounded = 0;
+    for entry in catalogue.enabled() {
+        let name = &entry.spec().name;
+        let input = Value::Object((**entry.input_schema()).clone());
+        formats(&input, &format!("{name} input"), &mut found);
+        formats(
+            &Value::Object((**entry.output_schema()).clone()),
+            &format!("{name} output"),
+            &mut found,
+        );
+        bounded += input.to_string().matches("\"maximum\":4294967295").count();
+    }
+    assert!(found.is_empty(), "{found:#?}");
+    assert!(bounded > 10, "the u32 parameters keep their bound ({bounded})");
+}
+
+/// What each call does to the world is what agents ask the user about: the tools that remove,
+/// overwrite or restart something say so, and a read that consumes is not idempotent.
+#[test]
+fn tools_that_destroy_say_so_and_a_consuming_read_is_not_idempotent() {
+    use locus_tools::Effect;
+    let catalogue = all_tools();
+    let effect = |name: &str| catalogue.get(name).unwrap().spec().effect;
+    for name in [
+        "debug_restart",
+        "debug_stop",
+        "variable_set",
+        "setting_set",
+        "file_rename",
+        "symbol_rename",
+        "breakpoint_clear",
+        "breakpoint_remove",
+    ] {
+        assert_eq!(effect(name), Effect::Destroys, "{name}");
+        assert!(effect(name).destructive() && !effect(name).read_only(), "{name}");
+    }
+    let read = effect("output_read");
+    assert!(read.read_only() && !read.idempotent());
+    for name in ["symbol_outline", "editor_get_context", "stack_list", "dialog_get_requests"] {
+        assert!(effect(name).read_only() && effect(name).idempotent(), "{name}");
+    }
+    for entry in catalogue.enabled() {
+        let e = entry.spec().effect;
+        assert!(!(e.read_only() && e.destructive()), "{}", entry.spec().name);
+    }
+}

@@ -36,7 +36,7 @@ impl Tool for WithContext {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: locus_tools::Effect::Reads,
         }
     }
 

@@ -270,7 +270,7 @@ pub fn tools(out: &mut dyn Write) -> Result<(), CliError> {
         let line = json!({
             "name": s.name, "category": s.category.name(), "title": s.title, "description": s.description,
             "whenToUse": s.when_to_use.text(), "parameters": params, "inputSchema": Value::Object((**entry.input_schema()).clone()),
-            "timeoutMs": s.timeout.as_millis() as u64, "system": s.system, "readOnly": s.read_only,
+            "timeoutMs": s.timeout.as_millis() as u64, "system": s.system, "readOnly": s.effect.read_only(), "destructive": s.effect.destructive(),
         });
         text.push_str(&line.to_string());
         text.push('\n');

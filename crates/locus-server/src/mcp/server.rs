@@ -73,9 +73,9 @@ pub fn mcp_tool(entry: &Entry) -> Tool {
     tool.title = Some(s.title.to_string());
     let mut annotations = ToolAnnotations::default();
     annotations.title = Some(s.title.to_string());
-    annotations.read_only_hint = Some(s.read_only);
-    annotations.destructive_hint = Some(false);
-    annotations.idempotent_hint = Some(s.read_only);
+    annotations.read_only_hint = Some(s.effect.read_only());
+    annotations.destructive_hint = Some(s.effect.destructive());
+    annotations.idempotent_hint = Some(s.effect.idempotent());
     annotations.open_world_hint = Some(false);
     tool.annotations = Some(annotations);
     let params: Vec<Value> = entry

@@ -236,7 +236,7 @@ impl Tool for Hang {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: locus_tools::Effect::Reads,
         }
     }
 
@@ -357,7 +357,7 @@ impl Tool for Panics {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: locus_tools::Effect::Reads,
         }
     }
 

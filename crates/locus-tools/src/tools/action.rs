@@ -28,8 +28,8 @@ use serde_json::{Map, Value, json};
 
 use crate::host::{ActionEditor, ActionError, Mode};
 use crate::{
-    Catalogue, Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse,
-    params,
+    Catalogue, Category, Cx, DEFAULT_TIMEOUT, Effect, ErrorCode, Tool, ToolError, ToolSpec,
+    WhenToUse, params,
 };
 
 /// Registers the editor-action tools.
@@ -64,7 +64,7 @@ const MARGIN: Duration = Duration::from_millis(300);
 
 /// What every editor action's spec shares: listed with the editor tools, under the default
 /// timeout, always offered, never a system tool. Each tool's `spec` names the rest (`name`,
-/// `title`, `description`, `when_to_use`, `read_only`) and takes these with `..EDITOR_ACTION`.
+/// `title`, `description`, `when_to_use`, `effect`) and takes these with `..EDITOR_ACTION`.
 const EDITOR_ACTION: ToolSpec = ToolSpec {
     name: "",
     title: "",
@@ -74,7 +74,7 @@ const EDITOR_ACTION: ToolSpec = ToolSpec {
     timeout: DEFAULT_TIMEOUT,
     enabled: true,
     system: false,
-    read_only: false,
+    effect: Effect::Changes,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -504,7 +504,7 @@ impl Tool for SymbolRename {
                     "diagnostic_collect after renaming to see what broke",
                 ],
             },
-            read_only: false,
+            effect: Effect::Destroys,
             ..EDITOR_ACTION
         }
     }
@@ -744,7 +744,7 @@ impl Tool for FileRename {
                 ],
                 patterns: &["rename, then diagnostic_collect to check that nothing broke"],
             },
-            read_only: false,
+            effect: Effect::Destroys,
             ..EDITOR_ACTION
         }
     }
@@ -895,7 +895,7 @@ impl Tool for SettingGet {
             title: "Read an editor setting",
             description: "Read one of the editor's settings by key, in effect or in the user or workspace scope",
             when_to_use: SETTING_WHEN,
-            read_only: true,
+            effect: Effect::Reads,
             ..EDITOR_ACTION
         }
     }
@@ -937,7 +937,7 @@ impl Tool for SettingSet {
             title: "Change an editor setting",
             description: "Change one of the editor's settings in the workspace (default) or user scope",
             when_to_use: SETTING_WHEN,
-            read_only: false,
+            effect: Effect::Destroys,
             ..EDITOR_ACTION
         }
     }
@@ -1030,7 +1030,7 @@ impl Tool for EditorOpenFile {
                 dont_use_for: &["reading a file (read it directly)", "opening many files at once"],
                 patterns: &["open the file at the line you changed and tell the user why"],
             },
-            read_only: false,
+            effect: Effect::Changes,
             ..EDITOR_ACTION
         }
     }
@@ -1140,7 +1140,7 @@ impl Tool for DiagnosticCollect {
                 ],
                 patterns: &["edit, then diagnostic_collect on the changed files"],
             },
-            read_only: true,
+            effect: Effect::Reads,
             ..EDITOR_ACTION
         }
     }

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::{
-    Catalogue, Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse,
+    Catalogue, Category, Cx, DEFAULT_TIMEOUT, Effect, ErrorCode, Tool, ToolError, ToolSpec,
+    WhenToUse,
 };
 
 /// `dialog_get_first_request`: the first thing the user asked.
@@ -385,7 +386,7 @@ impl Tool for DialogGetFirstRequest {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 
@@ -448,7 +449,7 @@ impl Tool for DialogGetRequest {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 
@@ -521,7 +522,7 @@ impl Tool for DialogGetRequests {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 
@@ -615,7 +616,7 @@ impl Tool for DialogListSessions {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 

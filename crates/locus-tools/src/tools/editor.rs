@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::host::Mode;
-use crate::{Category, Cx, DEFAULT_TIMEOUT, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{Category, Cx, DEFAULT_TIMEOUT, Effect, Tool, ToolError, ToolSpec, WhenToUse};
 
 /// `editor_get_context`: where the user is. The answer is the envelope's editorContext.
 pub struct EditorGetContext;
@@ -42,7 +42,7 @@ impl Tool for EditorGetContext {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::symbol::LineRange;
-use crate::{Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{
+    Category, Cx, DEFAULT_TIMEOUT, Effect, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse,
+};
 
 /// `symbol_search`: workspace symbols by name.
 pub struct SymbolSearch;
@@ -142,7 +144,7 @@ impl Tool for SymbolSearch {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 

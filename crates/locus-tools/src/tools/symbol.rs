@@ -10,7 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::{Category, Cx, DEFAULT_TIMEOUT, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{
+    Category, Cx, DEFAULT_TIMEOUT, Effect, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse,
+};
 
 /// `symbol_outline`: the document's symbol tree.
 pub struct SymbolOutline;
@@ -206,7 +208,7 @@ impl Tool for SymbolOutline {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 
@@ -271,7 +273,7 @@ impl Tool for SymbolScopeAt {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 

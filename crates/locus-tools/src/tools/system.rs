@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::editor::NoParams;
 use crate::envelope::rfc3339;
-use crate::{Category, Cx, DEFAULT_TIMEOUT, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{Category, Cx, DEFAULT_TIMEOUT, Effect, Tool, ToolError, ToolSpec, WhenToUse};
 
 /// `bridge_status`: what is connected.
 pub struct BridgeStatus;
@@ -126,7 +126,7 @@ impl Tool for BridgeStatus {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: true,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 
@@ -298,7 +298,7 @@ impl Tool for McpListTools {
             timeout: DEFAULT_TIMEOUT,
             enabled: true,
             system: true,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Category, Cx, DEFAULT_TIMEOUT, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{Category, Cx, DEFAULT_TIMEOUT, Effect, Tool, ToolError, ToolSpec, WhenToUse};
 
 /// `test_sleep`: waits, then answers; for timeout, cancellation and snapshot tests.
 pub struct TestSleep {
@@ -57,7 +57,7 @@ impl Tool for TestSleep {
             timeout: DEFAULT_TIMEOUT,
             enabled: self.enabled,
             system: false,
-            read_only: true,
+            effect: Effect::Reads,
         }
     }
 

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::session::{Launched, one_shot_error, open};
 use super::{Debugger, dap_error, debug_tool, exactly_one, spec};
-use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `debug_attach`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -54,7 +54,7 @@ debug_tool!(
             ],
         },
         true,
-        false
+        Effect::Changes
     ),
     attach,
     attach_summary

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::{
     Breakpoint, Debugger, by_file, dap_error, debug_tool, exactly_one, functions, resolve, spec,
 };
-use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `breakpoint_set`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -110,7 +110,7 @@ debug_tool!(
             ],
         },
         false,
-        false
+        Effect::Changes
     ),
     set,
     all_summary
@@ -130,7 +130,7 @@ debug_tool!(
             patterns: &["ids come from breakpoint_set or breakpoint_list"],
         },
         false,
-        false
+        Effect::Destroys
     ),
     remove,
     all_summary
@@ -150,7 +150,7 @@ debug_tool!(
             patterns: &["unverified breakpoints usually sit on a line with no code: move them"],
         },
         false,
-        true
+        Effect::Reads
     ),
     list,
     all_summary
@@ -170,7 +170,7 @@ debug_tool!(
             patterns: &["breakpoint_clear then debug_continue runs the program to its end"],
         },
         false,
-        false
+        Effect::Destroys
     ),
     clear,
     all_summary

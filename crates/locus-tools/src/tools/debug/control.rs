@@ -15,7 +15,7 @@ use super::{
     DEFAULT_WAIT_MS, Debugger, Live, SessionParams, by_file, cap, dap_error, debug_tool, place,
     resolve, spec,
 };
-use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `debug_wait_for_stop` and the step tools.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -92,7 +92,7 @@ debug_tool!(
             ],
         },
         true,
-        true
+        Effect::Reads
     ),
     wait,
     stop_summary
@@ -112,7 +112,7 @@ debug_tool!(
             patterns: &["use after a stop; wait: true answers the next stop or the exit status"],
         },
         true,
-        false
+        Effect::Changes
     ),
     resume,
     continue_summary
@@ -132,7 +132,7 @@ debug_tool!(
             patterns: &["use after a stop; changedVariables says what the line did"],
         },
         true,
-        false
+        Effect::Changes
     ),
     step_over,
     step_summary
@@ -152,7 +152,7 @@ debug_tool!(
             patterns: &["use after a stop; debug_step_out returns to the caller"],
         },
         true,
-        false
+        Effect::Changes
     ),
     step_into,
     step_summary
@@ -172,7 +172,7 @@ debug_tool!(
             patterns: &["use after a stop, often after debug_step_into"],
         },
         true,
-        false
+        Effect::Changes
     ),
     step_out,
     step_summary
@@ -192,7 +192,7 @@ debug_tool!(
             patterns: &["use after a stop; reachedTarget says whether it stopped on that line"],
         },
         true,
-        false
+        Effect::Changes
     ),
     run_to,
     continue_summary
@@ -212,7 +212,7 @@ debug_tool!(
             patterns: &["use after debug_start or debug_continue, when debug_wait_for_stop times out"],
         },
         true,
-        false
+        Effect::Changes
     ),
     pause,
     stop_summary

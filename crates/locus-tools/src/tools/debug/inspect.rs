@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::context::{self, MAX_VARIABLES};
 use super::{Debugger, SessionParams, cap, dap_error, debug_tool, spec};
-use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `stack_list`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -127,7 +127,7 @@ debug_tool!(
             patterns: &["use after a stop; frame ids die when the program resumes"],
         },
         false,
-        true
+        Effect::Reads
     ),
     stack,
     stack_summary
@@ -150,7 +150,7 @@ debug_tool!(
             ],
         },
         false,
-        true
+        Effect::Reads
     ),
     variables,
     variables_summary
@@ -170,7 +170,7 @@ debug_tool!(
             patterns: &["use after a stop; the adapter must support it (debugpy, lldb-dap, Delve do)"],
         },
         false,
-        false
+        Effect::Destroys
     ),
     set_variable,
     set_summary
@@ -190,7 +190,7 @@ debug_tool!(
             patterns: &["use after a stop; context repl only for debugger commands"],
         },
         false,
-        false
+        Effect::Changes
     ),
     evaluate,
     evaluate_summary
@@ -210,7 +210,7 @@ debug_tool!(
             patterns: &["use after debug_start; each read answers only what is new"],
         },
         false,
-        true
+        Effect::Consumes
     ),
     output,
     output_summary
@@ -230,7 +230,7 @@ debug_tool!(
             patterns: &["use after debug_start"],
         },
         false,
-        true
+        Effect::Reads
     ),
     threads,
     threads_summary

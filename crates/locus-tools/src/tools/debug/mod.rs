@@ -37,7 +37,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{Catalogue, Category, Cx, ErrorCode, ToolError, ToolSpec, WhenToUse};
+use crate::{Catalogue, Category, Cx, Effect, ErrorCode, ToolError, ToolSpec, WhenToUse};
 
 pub use locus_dap::{Lookup, Registry};
 
@@ -318,7 +318,7 @@ pub(crate) fn spec(
     description: &'static str,
     when_to_use: WhenToUse,
     waits: bool,
-    read_only: bool,
+    effect: Effect,
 ) -> ToolSpec {
     ToolSpec {
         name,
@@ -329,7 +329,7 @@ pub(crate) fn spec(
         timeout: if waits { WAIT_TIMEOUT } else { crate::DEFAULT_TIMEOUT },
         enabled: true,
         system: false,
-        read_only,
+        effect,
     }
 }
 

@@ -14,7 +14,7 @@ use super::context::debugger_state;
 use super::{
     Debugger, SessionParams, by_file, dap_error, debug_tool, exactly_one, functions, resolve, spec,
 };
-use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `debug_start`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -90,7 +90,7 @@ debug_tool!(
             ],
         },
         true,
-        false
+        Effect::Changes
     ),
     start,
     start_summary
@@ -110,7 +110,7 @@ debug_tool!(
             patterns: &["use after debug_start; breakpoints stay for the next session"],
         },
         false,
-        false
+        Effect::Destroys
     ),
     stop,
     stop_summary
@@ -130,7 +130,7 @@ debug_tool!(
             patterns: &["use after debug_start; breakpoints are sent again, hit counts start over"],
         },
         true,
-        false
+        Effect::Destroys
     ),
     restart,
     start_summary
@@ -153,7 +153,7 @@ debug_tool!(
             patterns: &["use after debug_start; every debug tool's debugContext has the same state"],
         },
         false,
-        true
+        Effect::Reads
     ),
     status,
     status_summary
@@ -173,7 +173,7 @@ debug_tool!(
             patterns: &["tools default to the most recent session; pass sessionId for another"],
         },
         false,
-        true
+        Effect::Reads
     ),
     list,
     list_summary

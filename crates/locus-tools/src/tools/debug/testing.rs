@@ -17,7 +17,7 @@ use super::breakpoints::line_count;
 use super::control::{stop_json, wait_for_any_stop};
 use super::session::{Launched, one_shot_error, open};
 use super::{Debugger, dap_error, debug_tool, resolve, spec};
-use crate::{Cx, ErrorCode, ToolError, WhenToUse};
+use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// `debug_test`'s own timeout (docs/reference/tools.md: a test may take a minute).
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -86,7 +86,7 @@ debug_tool!(
                 ],
             },
             true,
-            false,
+            Effect::Changes,
         );
         s.timeout = TEST_TIMEOUT;
         s
