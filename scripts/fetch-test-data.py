@@ -108,7 +108,7 @@ def from_source_map(data: bytes, source: str, origin: str) -> bytes:
     try:
         text = smap["sourcesContent"][smap["sources"].index(source)]
     except (KeyError, ValueError, IndexError, TypeError):
-        fail(f"{origin} holds no text for {source}")
+        text = None
     if text is None:
         fail(f"{origin} holds no text for {source}")
     return text.encode()
@@ -135,11 +135,11 @@ def main() -> None:
     archives.mkdir(parents=True, exist_ok=True)
     labels: set[tuple[str, str]] = set()
 
-    def place(lang: str, label: str, content: bytes, expect: str | None, origin: str) -> None:
+    def place(lang: str, label: str, content: bytes, expect: str, origin: str) -> None:
         if (lang, label) in labels:
             fail(f"two files are labelled {lang}/{label}")
         labels.add((lang, label))
-        if expect is not None and sha256(content) != expect:
+        if sha256(content) != expect:
             fail(f"{origin} has sha256 {sha256(content)}, the manifest says {expect}")
         target = files / lang / label
         if args.check:

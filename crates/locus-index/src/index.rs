@@ -987,7 +987,7 @@ fn follow_changes(index: &Weak<Index>, rx: &Receiver<Vec<PathBuf>>) {
         let Some(index) = index.upgrade() else { return };
         // A panic (outlining is already guarded file by file) must not end the updates.
         let first = paths.first().cloned().unwrap_or_default();
-        let _ = guarded(&index.config.warnings.clone(), &first, || index.apply_paths(paths));
+        let _ = guarded(&index.config.warnings, &first, || index.apply_paths(paths));
     }
 }
 

@@ -101,14 +101,10 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Which group a reference file belongs to: our own file of that name, else the registry
-/// file of that label.
-fn group_of(lang: &str, name: &str) -> Group {
-    if root().join("tests/fidelity/files").join(lang).join(name).is_file() {
-        Group::Own
-    } else {
-        Group::Registry
-    }
+/// Our own file of odd cases with this name, if there is one; else the reference is of the
+/// registry file of that label.
+fn own_file(lang: &str, name: &str) -> Option<PathBuf> {
+    Some(root().join("tests/fidelity/files").join(lang).join(name)).filter(|p| p.is_file())
 }
 
 /// The reference's symbols as an outline over `doc`: LSP positions become byte offsets (as
@@ -294,14 +290,12 @@ fn measure(groups: &[Group]) -> Measured {
         files.sort();
         for reference in files {
             let name = reference.file_stem().unwrap().to_string_lossy().into_owned(); // drops ".json"
-            let group = group_of(&lang, &name);
+            let own = own_file(&lang, &name);
+            let group = if own.is_some() { Group::Own } else { Group::Registry };
             if !groups.contains(&group) {
                 continue;
             }
-            let path = match group {
-                Group::Own => root().join("tests/fidelity/files").join(&lang).join(&name),
-                Group::Registry => locus_fixture::data::file(&lang, &name),
-            };
+            let path = own.unwrap_or_else(|| locus_fixture::data::file(&lang, &name));
             let tally = compare(&lang, &name, &path, &reference, &mut m.report);
             let file = format!("{lang}/{name}");
             let misses = (tally.positions - tally.chain, tally.positions - tally.ranges);

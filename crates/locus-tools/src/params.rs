@@ -58,43 +58,44 @@ pub fn output_schema_for<T: JsonSchema>() -> Map<String, Value> {
 /// 2^53 - 1, the largest integer a double holds exactly (JavaScript's `Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
+/// The bounds a Rust integer type's `format` (as schemars writes it) stands for. 64-bit types:
+/// the integers a JavaScript client reads exactly (its validators and VS Code's manifest hold
+/// schemas as doubles), beyond which no id or count goes.
+fn integer_bounds(format: &str) -> Option<(i64, i64)> {
+    Some(match format {
+        "uint8" => (0, u8::MAX.into()),
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint64" | "uint" => (0, MAX_SAFE_INTEGER),
+        "int64" | "int" => (-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER),
+        _ => return None,
+    })
+}
+
 /// Rewrites the `format` schemars gives Rust's number types (`uint32`, `int64`, `double`, …),
-/// which JSON Schema does not define (agents' validators warn about each one), as the bounds
-/// it stands for: `minimum` and `maximum`, the tighter of the format's and the schema's own.
-/// Everywhere in the schema, nested ones included.
+/// which JSON Schema does not define (agents' validators warn about each one): an integer's
+/// becomes the bounds it stands for, `minimum` and `maximum`, where the schema's own are not
+/// tighter; a float's is dropped. Everywhere in the schema, nested ones included.
 fn numeric_formats_as_bounds(schema: &mut Map<String, Value>) {
-    let bounds = schema.get("format").and_then(Value::as_str).and_then(|format| {
-        Some(match format {
-            "uint8" => (Value::from(0), Value::from(u8::MAX)),
-            "int8" => (Value::from(i8::MIN), Value::from(i8::MAX)),
-            "uint16" => (Value::from(0), Value::from(u16::MAX)),
-            "int16" => (Value::from(i16::MIN), Value::from(i16::MAX)),
-            "uint32" => (Value::from(0), Value::from(u32::MAX)),
-            "int32" => (Value::from(i32::MIN), Value::from(i32::MAX)),
-            // 64-bit types: the integers a JavaScript client reads exactly (its validators and
-            // VS Code's manifest hold schemas as doubles), beyond which no id or count goes.
-            "uint64" | "uint" => (Value::from(0), Value::from(MAX_SAFE_INTEGER)),
-            "int64" | "int" => (Value::from(-MAX_SAFE_INTEGER), Value::from(MAX_SAFE_INTEGER)),
-            "double" | "float" => (Value::Null, Value::Null),
-            _ => return None,
-        })
-    });
-    if let Some((lo, hi)) = bounds {
-        schema.remove("format");
-        let tighter = |own: Option<&Value>, bound: Value, pick: fn(f64, f64) -> bool| match own {
-            Some(own)
-                if bound.is_null()
-                    || own.as_f64().zip(bound.as_f64()).is_some_and(|(o, b)| pick(o, b)) =>
-            {
-                own.clone()
+    if let Some(format) = schema.get("format").and_then(Value::as_str).map(str::to_owned) {
+        let bounds = integer_bounds(&format);
+        if bounds.is_some() || matches!(format.as_str(), "double" | "float") {
+            schema.remove("format");
+        }
+        if let Some((lo, hi)) = bounds {
+            let own = |key: &str| schema.get(key).and_then(Value::as_f64);
+            let (keep_min, keep_max) = (
+                own("minimum").is_some_and(|m| m >= lo as f64),
+                own("maximum").is_some_and(|m| m <= hi as f64),
+            );
+            if !keep_min {
+                schema.insert("minimum".into(), lo.into());
             }
-            _ => bound,
-        };
-        let minimum = tighter(schema.get("minimum"), lo, |own, b| own >= b);
-        let maximum = tighter(schema.get("maximum"), hi, |own, b| own <= b);
-        for (key, value) in [("minimum", minimum), ("maximum", maximum)] {
-            if !value.is_null() {
-                schema.insert(key.into(), value);
+            if !keep_max {
+                schema.insert("maximum".into(), hi.into());
             }
         }
     }
@@ -305,18 +306,15 @@ fn check_value(name: &str, p: &Value, value: &Value) -> Result<(), ToolError> {
     // A number against its bounds (an integer's include its Rust type's: see
     // [`numeric_formats_as_bounds`]), named as numbers. Integers compare exactly.
     let exact = |v: &Value| v.as_i64().map(i128::from).or(v.as_u64().map(i128::from));
-    let below = |bound: &Value| match (exact(value), exact(bound)) {
-        (Some(n), Some(b)) => n < b,
-        _ => value.as_f64().zip(bound.as_f64()).is_some_and(|(n, b)| n < b),
-    };
-    let above = |bound: &Value| match (exact(value), exact(bound)) {
-        (Some(n), Some(b)) => n > b,
-        _ => value.as_f64().zip(bound.as_f64()).is_some_and(|(n, b)| n > b),
+    let order = |bound: &Value| match (exact(value), exact(bound)) {
+        (Some(n), Some(b)) => Some(n.cmp(&b)),
+        _ => value.as_f64()?.partial_cmp(&bound.as_f64()?),
     };
     if value.is_number() {
+        use std::cmp::Ordering::{Greater, Less};
         let bound = match (p.get("minimum"), p.get("maximum")) {
-            (Some(min), _) if below(min) => Some(format!("less than {min}")),
-            (_, Some(max)) if above(max) => Some(format!("more than {max}")),
+            (Some(min), _) if order(min) == Some(Less) => Some(format!("less than {min}")),
+            (_, Some(max)) if order(max) == Some(Greater) => Some(format!("more than {max}")),
             _ => None,
         };
         if let Some(bound) = bound {
