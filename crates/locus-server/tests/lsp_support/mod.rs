@@ -71,7 +71,20 @@ impl Server {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let mut child = cmd.spawn().expect("spawning locus lsp");
+        // A binary just copied (a renamed `locus`) can be "text file busy" for a moment: a
+        // test on another thread that forks before its exec holds the copy's write descriptor.
+        let started = Instant::now();
+        let mut child = loop {
+            match cmd.spawn() {
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::ExecutableFileBusy
+                        && started.elapsed() < Duration::from_secs(5) =>
+                {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                spawned => break spawned.expect("spawning locus lsp"),
+            }
+        };
         let stdout = child.stdout.take().unwrap();
         let (tx, incoming) = mpsc::channel();
         std::thread::spawn(move || {
