@@ -6,17 +6,22 @@ tests/e2e/nvim_ux_session.lua goes through what users meet: `:checkhealth locus`
 `:Locus`, the statusline and winbar, an agent (tests/e2e/nvim_agent_probe.py, the Python MCP
 SDK over `locus mcp`) in Neovim's `:terminal` and while Neovim has lost focus, help windows,
 unnamed buffers, `:Locus restart`, and a `locus` that is not executable.
+A Neovim that starts with the plugin on 'runtimepath' has `:Locus` before setup(), and
+`:help locus`.
 
 Needs `nvim` (scripts/install-test-peers.sh installs it) and the `locus` binary
 ($LOCUS_BIN, else target/debug/locus). A missing peer fails the test: it never skips.
 """
 
+import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from nvim_common import PY, ROOT, nvim_env, require_mcp_sdk, run_session, workspace
+from nvim_common import PY, ROOT, nvim_bin, nvim_env, require_mcp_sdk, run_session, workspace
 
 TS = '''export class Box {
   open(): void {
@@ -218,3 +223,68 @@ def test_not_executable_is_said_out_loud(tmp_path):
     assert "not executable" in r["locus_cmd"]
     errors = [line for line in r["health"] if "ERROR" in line]
     assert errors and "/nonexistent/locus" in errors[0], r["health"]
+
+
+# Started with the plugin on 'runtimepath' (so plugin/locus.lua runs): what exists before and
+# after setup(), and the help.
+STARTUP_PROBE = """
+local out = { loaded = vim.g.loaded_locus, command = vim.fn.exists(':Locus') == 2, modules = {} }
+local ok, err = xpcall(function()
+  for name in pairs(package.loaded) do
+    if name:match('^locus') then
+      table.insert(out.modules, name)
+    end
+  end
+  table.sort(out.modules)
+  out.completion = vim.fn.getcompletion('Locus ', 'cmdline')
+  out.before_setup = vim.api.nvim_exec2('Locus', { output = true }).output
+  out.clients_before = #vim.lsp.get_clients()
+  local cmd = { os.getenv('LOCUS_BIN'), 'lsp' }
+  require('locus').setup({ cmd = cmd })
+  require('locus').setup({ cmd = cmd })
+  local n = 0
+  for name in pairs(vim.api.nvim_get_commands({})) do
+    n = n + (name == 'Locus' and 1 or 0)
+  end
+  out.commands_after = n
+  out.completion_after = vim.fn.getcompletion('Locus re', 'cmdline')
+  local docs = os.getenv('LOCUS_DOCS')
+  local tagged, why = pcall(vim.cmd.helptags, vim.fs.joinpath(docs, 'doc'))
+  out.helptags = tagged and 'ok' or tostring(why)
+  vim.opt.runtimepath:prepend(docs)
+  for _, topic in ipairs({ 'locus', ':Locus-restart', 'locus-option-actions_save', 'locus.statusline()', 'locus-health' }) do
+    local found = pcall(vim.cmd.help, topic)
+    out['help ' .. topic] = found and vim.fn.expand('%:t') or 'not found'
+    vim.cmd('helpclose')
+  end
+end, debug.traceback)
+out.error = not ok and tostring(err) or nil
+local f = assert(io.open(os.getenv('LOCUS_E2E_OUT'), 'w'))
+f:write(vim.json.encode(out))
+f:close()
+vim.cmd('qall!')
+"""
+
+
+def test_locus_command_and_help_exist_before_setup(tmp_path):
+    env = nvim_env(tmp_path, LOCUS_E2E_OUT=str(tmp_path / "out.json"), LOCUS_DOCS=str(tmp_path / "docs"))
+    # The help's tags are written beside a copy, never into the checkout.
+    shutil.copytree(ROOT / "editors" / "nvim" / "doc", tmp_path / "docs" / "doc")
+    (tmp_path / "init.lua").write_text("vim.opt.runtimepath:prepend(os.getenv('LOCUS_PLUGIN_DIR'))\n")
+    (tmp_path / "probe.lua").write_text(STARTUP_PROBE)
+    proc = subprocess.run(
+        [nvim_bin(), "--headless", "--clean", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+    r = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"]
+    assert r["loaded"] is True and r["command"] is True
+    assert r["modules"] == ["locus.commands"], "plugin/locus.lua loads only the command's module"
+    assert sorted(r["completion"]) == ["restart", "status"]
+    assert "no server is running" in r["before_setup"]
+    assert r["clients_before"] == 0
+    assert r["commands_after"] == 1 and r["completion_after"] == ["restart"]
+    assert r["helptags"] == "ok"
+    for topic in ("locus", ":Locus-restart", "locus-option-actions_save", "locus.statusline()", "locus-health"):
+        assert r[f"help {topic}"] == "locus.txt", (topic, r)
