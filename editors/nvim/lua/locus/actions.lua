@@ -520,6 +520,10 @@ unsupported_hints['setting.set'] = unsupported_hints['setting.get']
 
 --- The `locus/editorAction` handler: `{action, params}` → `{ok, data}`, or JSON-RPC -32601 with a
 --- hint for an action Neovim cannot do.
+---@param params? {action?: string, params?: table}
+---@param ctx lsp.HandlerContext
+---@return table? result
+---@return lsp.ResponseError? err
 function M.handler(_, params, ctx)
   params = type(params) == 'table' and params or {}
   local action = params.action

@@ -161,6 +161,7 @@ local function check_focus()
   end
 end
 
+--- `:checkhealth locus`: the set-up, the server of the buffer you were in, focus events.
 function M.check()
   local locus = require('locus')
   local st = locus._state
