@@ -11,18 +11,13 @@ import { LanguageClient, type LanguageClientOptions, State, type StaticFeature }
 
 import { EDITOR_ACTIONS, editorAction } from './actions';
 import { apiSupport, NO_MCP_PROVIDER, type VsCodeApis } from './apis';
-import { bounded, lspSymbols, Throttle } from './convert';
+import { Throttle } from './convert';
 import { Forwarder, readDiscovery, type Discovery } from './forward';
 import { RESTART_SETTINGS, serverCommand } from './settings';
 import { agentSnippets } from './snippets';
+import { SYMBOLS_SETTLE_MS, SymbolForwarder } from './symbols';
 import { declaredTools, lmApi, registerTools, selfTest } from './tools';
 
-/** How long a symbol provider may take before Locus falls back to tree-sitter for that version. */
-const SYMBOLS_TIMEOUT_MS = 5000;
-/** Quiet after an edit before VS Code's symbols are asked for again. */
-const SYMBOLS_SETTLE_MS = 300;
-/** When to ask again for the symbols of a document VS Code had none for (yet). */
-const SYMBOLS_RETRIES_MS = [1000, 2000, 4000, 8000, 15000, 30000];
 /** The cursor reaches Locus at once, then at most every this many ms while it moves. */
 const CURSOR_THROTTLE_MS = 30;
 
@@ -69,12 +64,7 @@ class Extension {
   private windowFocused = vscode.window.state.focused;
   private terminalFocused = false;
   private readonly cursor: Throttle;
-  private readonly symbolTimers = new Map<string, NodeJS.Timeout>();
-  private readonly symbolsSent = new Map<string, number>();
-  private readonly symbolsNone = new Set<string>();
-  /** The version whose symbols are being asked for, per document. */
-  private readonly symbolsInFlight = new Map<string, number>();
-  private readonly symbolsAsked = new Map<string, number>();
+  private readonly symbols: SymbolForwarder<vscode.TextDocument>;
   private contextTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -86,6 +76,11 @@ class Extension {
     this.status.show();
     this.declared = declaredTools(context.extension.packageJSON);
     this.cursor = new Throttle(CURSOR_THROTTLE_MS, () => this.sendCursor());
+    this.symbols = new SymbolForwarder<vscode.TextDocument>({
+      client: () => this.running(),
+      provide: (doc) => vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', doc.uri),
+      log: (m) => this.log(m),
+    });
     const subs = context.subscriptions;
     subs.push(this.output, this.status, this.mcpChanged);
     subs.push(
@@ -104,13 +99,13 @@ class Extension {
           this.terminalFocused = false;
           this.sendActive();
           this.cursor.fire();
-          this.symbolsIfMissing(e.textEditor.document);
+          this.symbols.ifMissing(e.textEditor.document);
         }
       }),
       vscode.window.onDidChangeActiveTextEditor((e) => {
         if (e && tracked(e.document)) {
           this.terminalFocused = false;
-          this.scheduleSymbols(e.document, 0);
+          this.symbols.schedule(e.document, 0);
         }
         this.sendActive();
         this.cursor.fire();
@@ -131,16 +126,13 @@ class Extension {
       }),
       vscode.window.onDidChangeVisibleTextEditors(() => this.sendActive()),
       vscode.workspace.onDidCloseTextDocument((doc) => {
-        this.symbolsSent.delete(doc.uri.toString());
-        this.symbolsNone.delete(doc.uri.toString());
-        this.symbolsAsked.delete(doc.uri.toString());
-        this.symbolsInFlight.delete(doc.uri.toString());
+        this.symbols.closed(doc);
         this.sendActive();
       }),
-      vscode.workspace.onDidOpenTextDocument((doc) => tracked(doc) && this.scheduleSymbols(doc, 0)),
+      vscode.workspace.onDidOpenTextDocument((doc) => tracked(doc) && this.symbols.schedule(doc, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (tracked(e.document) && e.contentChanges.length > 0) {
-          this.scheduleSymbols(e.document, SYMBOLS_SETTLE_MS);
+          this.symbols.schedule(e.document, SYMBOLS_SETTLE_MS);
         }
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -242,7 +234,7 @@ class Extension {
     this.client = client;
     this.activeSent = undefined;
     this.cursorSent = undefined;
-    this.symbolsSent.clear();
+    this.symbols.restarted();
     try {
       await client.start();
     } catch (e) {
@@ -254,7 +246,7 @@ class Extension {
     this.sendActive();
     this.sendCursor();
     for (const editor of vscode.window.visibleTextEditors) {
-      if (tracked(editor.document)) this.scheduleSymbols(editor.document, 0);
+      if (tracked(editor.document)) this.symbols.schedule(editor.document, 0);
     }
   }
 
@@ -292,7 +284,7 @@ class Extension {
 
   async dispose(): Promise<void> {
     this.cursor.dispose();
-    for (const t of this.symbolTimers.values()) clearTimeout(t);
+    this.symbols.dispose();
     clearTimeout(this.contextTimer);
     await this.stop();
   }
@@ -476,87 +468,5 @@ class Extension {
         // The next cursor move asks again.
       }
     }, 150);
-  }
-
-  /** A document whose symbols VS Code has not given yet is asked again at a cursor move (at most every 2 s). */
-  private symbolsIfMissing(doc: vscode.TextDocument): void {
-    const key = doc.uri.toString();
-    if (this.symbolsSent.get(key) === doc.version || this.symbolTimers.has(key) || this.symbolsInFlight.get(key) === doc.version) return;
-    if (performance.now() - (this.symbolsAsked.get(key) ?? -Infinity) < 2000) return;
-    this.scheduleSymbols(doc, 0, SYMBOLS_RETRIES_MS.length);
-  }
-
-  private scheduleSymbols(doc: vscode.TextDocument, delay: number, attempt = 0): void {
-    const key = doc.uri.toString();
-    clearTimeout(this.symbolTimers.get(key));
-    this.symbolTimers.set(
-      key,
-      setTimeout(() => {
-        this.symbolTimers.delete(key);
-        void this.sendSymbols(doc, attempt);
-      }, delay),
-    );
-  }
-
-  /**
-   * Asks VS Code's providers for the document's symbols and pushes them with their version.
-   * The wait is bounded: past SYMBOLS_TIMEOUT_MS it is logged and tree-sitter answers, but a
-   * late answer (a TypeScript project that loads slowly) is still pushed when it comes, if the
-   * document has not changed since; a provider that hangs never answers, and is not asked again
-   * for that version.
-   */
-  private async sendSymbols(doc: vscode.TextDocument, attempt: number): Promise<void> {
-    const client = this.running();
-    if (!client || doc.isClosed) return;
-    const key = doc.uri.toString();
-    const version = doc.version;
-    if (this.symbolsSent.get(key) === version || this.symbolsInFlight.get(key) === version) return;
-    this.symbolsAsked.set(key, performance.now());
-    this.symbolsInFlight.set(key, version);
-    const asked = Promise.resolve(vscode.commands.executeCommand<any[]>('vscode.executeDocumentSymbolProvider', doc.uri));
-    const r = await bounded(() => asked, SYMBOLS_TIMEOUT_MS);
-    if (r.timedOut) {
-      this.log(`document symbols of ${key}: no answer within ${SYMBOLS_TIMEOUT_MS} ms; tree-sitter answers until it comes`);
-      asked.then(
-        (value) => {
-          if (this.symbolsInFlight.get(key) === version) this.symbolsInFlight.delete(key);
-          this.gotSymbols(doc, version, value, attempt);
-        },
-        () => this.symbolsInFlight.get(key) === version && this.symbolsInFlight.delete(key),
-      );
-      return;
-    }
-    if (this.symbolsInFlight.get(key) === version) this.symbolsInFlight.delete(key);
-    if (r.error !== undefined) {
-      this.log(`document symbols of ${key}: a provider failed: ${(r.error as Error)?.message ?? r.error}; tree-sitter answers for it`);
-      return;
-    }
-    this.gotSymbols(doc, version, r.value, attempt);
-  }
-
-  private gotSymbols(doc: vscode.TextDocument, version: number, symbols: unknown, attempt: number): void {
-    const key = doc.uri.toString();
-    if (doc.isClosed || doc.version !== version || this.symbolsSent.get(key) === version) return; // a newer version is on its way
-    if (!Array.isArray(symbols) || symbols.length === 0) {
-      // No provider (yet), or no symbols (which tree-sitter says as well): language extensions
-      // activate and load their projects after the document opens, slowly on a busy machine.
-      // Ask again, further apart each time, and at cursor moves (symbolsIfMissing);
-      // tree-sitter answers meanwhile.
-      if (!this.symbolsNone.has(key)) {
-        // VS Code swallows a provider's exception and answers nothing: say so once.
-        this.symbolsNone.add(key);
-        this.log(`document symbols of ${key}: VS Code's providers gave none (none registered for ${doc.languageId}, not ready yet, or they failed); tree-sitter answers until they do`);
-      }
-      if (attempt < SYMBOLS_RETRIES_MS.length) {
-        this.scheduleSymbols(doc, SYMBOLS_RETRIES_MS[attempt], attempt + 1);
-      }
-      return;
-    }
-    const running = this.running();
-    if (!running) return;
-    this.symbolsSent.set(key, version);
-    void running
-      .sendNotification('locus/didChangeSymbols', { textDocument: { uri: key, version }, symbols: lspSymbols(symbols as any[]) })
-      .catch((e) => this.log(`didChangeSymbols: ${e}`));
   }
 }
