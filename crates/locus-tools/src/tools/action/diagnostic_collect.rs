@@ -98,13 +98,13 @@ impl Tool for DiagnosticCollect {
     }
 
     async fn run(&self, p: DiagnosticParams, cx: Cx) -> Result<DiagnosticData, ToolError> {
-        let editor = editor_for(&cx, names::DIAGNOSTICS_GET)?;
+        let editor = editor_for(&cx, names::DIAGNOSTIC_COLLECT)?;
         let mut params = json!({});
         if let Some(path) = &p.path {
             let path = params::resolve_file(&cx, path)?;
             params["uri"] = json!(uri_of(&path));
         }
-        let answer = ask(&cx, &editor, names::DIAGNOSTICS_GET, params).await?;
+        let answer = ask(&cx, &editor, names::DIAGNOSTIC_COLLECT, params).await?;
         let entries = match &answer {
             Value::Array(a) => a.clone(),
             other => other.get("files").and_then(Value::as_array).cloned().unwrap_or_default(),

@@ -60,7 +60,7 @@ impl Tool for EditorOpenFile {
     }
 
     async fn run(&self, p: OpenParams, cx: Cx) -> Result<OpenData, ToolError> {
-        let editor = editor_for(&cx, names::EDITOR_OPEN)?;
+        let editor = editor_for(&cx, names::EDITOR_OPEN_FILE)?;
         let path = params::resolve_file(&cx, &p.path)?;
         let mut params = json!({"uri": uri_of(&path)});
         if let Some(line) = p.line {
@@ -74,7 +74,7 @@ impl Tool for EditorOpenFile {
             params["line"] = json!(line - 1);
             params["character"] = json!(0);
         }
-        ask(&cx, &editor, names::EDITOR_OPEN, params).await?;
+        ask(&cx, &editor, names::EDITOR_OPEN_FILE, params).await?;
         Ok(OpenData { path: path.display().to_string(), line: p.line })
     }
 

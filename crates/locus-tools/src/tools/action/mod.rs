@@ -39,7 +39,8 @@ pub fn register(c: &mut Catalogue) {
         .register(DiagnosticCollect);
 }
 
-/// The action names editors declare and `locus/editorAction` sends (docs/reference/lsp.md).
+/// The action names editors declare and `locus/editorAction` sends (docs/reference/lsp.md):
+/// each is its tool's name with the first `_` written as `.`.
 pub mod names {
     /// Rename a symbol and its references.
     pub const SYMBOL_RENAME: &str = "symbol.rename";
@@ -50,9 +51,9 @@ pub mod names {
     /// Change a setting.
     pub const SETTING_SET: &str = "setting.set";
     /// Open and reveal a file.
-    pub const EDITOR_OPEN: &str = "editor.open";
+    pub const EDITOR_OPEN_FILE: &str = "editor.open_file";
     /// The problems the editor shows.
-    pub const DIAGNOSTICS_GET: &str = "diagnostics.get";
+    pub const DIAGNOSTIC_COLLECT: &str = "diagnostic.collect";
 }
 
 /// How long before the call's deadline the wait on the editor gives up, so the error can say
@@ -129,8 +130,8 @@ fn undeclared_hint(editor: &str, action: &str) -> String {
             names::SETTING_GET | names::SETTING_SET => {
                 "`:config-open` (config.toml) or `:set OPTION VALUE`"
             }
-            names::EDITOR_OPEN => "`:open PATH`",
-            names::DIAGNOSTICS_GET => "`<space>D` (the workspace diagnostics picker)",
+            names::EDITOR_OPEN_FILE => "`:open PATH`",
+            names::DIAGNOSTIC_COLLECT => "`<space>D` (the workspace diagnostics picker)",
             _ => "Helix's own commands",
         };
         return format!(

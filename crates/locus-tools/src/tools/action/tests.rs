@@ -34,8 +34,8 @@ impl Editor {
             declared: &[
                 "symbol.rename",
                 "file.rename",
-                "editor.open",
-                "diagnostics.get",
+                "editor.open_file",
+                "diagnostic.collect",
                 "setting.get",
                 "setting.set",
             ],
@@ -122,6 +122,24 @@ fn ok_rename(_: &str, p: &Value) -> Result<Value, ActionError> {
     Ok(
         json!({"applied": true, "files": [{"uri": uri, "edits": 2}, {"uri": "file:///w/b.py", "edits": 1}]}),
     )
+}
+
+#[test]
+fn each_action_is_named_after_its_tool() {
+    use super::names::*;
+    let catalogue = standard(Options { test_tools: false });
+    let actions = [
+        SYMBOL_RENAME,
+        FILE_RENAME,
+        SETTING_GET,
+        SETTING_SET,
+        EDITOR_OPEN_FILE,
+        DIAGNOSTIC_COLLECT,
+    ];
+    for action in actions {
+        let tool = action.replacen('.', "_", 1);
+        assert!(catalogue.get(&tool).is_some(), "`{action}` names no tool (`{tool}`)");
+    }
 }
 
 #[test]
@@ -299,7 +317,7 @@ fn the_editors_refusals_and_silence_become_clear_errors() {
     let v = call_with(silent, "editor_open_file", json!({"path": "a.py", "line": 2}), options);
     assert_eq!(v["error"]["code"], "E_TIMEOUT", "{v}");
     let message = v["error"]["message"].as_str().unwrap();
-    assert!(message.starts_with("Neovim did not answer `editor.open` within"), "{message}");
+    assert!(message.starts_with("Neovim did not answer `editor.open_file` within"), "{message}");
 }
 
 #[test]
