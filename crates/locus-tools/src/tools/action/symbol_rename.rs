@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use locus_context::Cursor;
 use locus_doc::{Position, PositionEncoding};
 use locus_scopes::{Registry, Source, Symbol};
 use schemars::JsonSchema;
@@ -258,14 +259,13 @@ fn find_by_name(cx: &Cx, file: &FileText, name: &str) -> Result<(u32, u32), Tool
 /// The editor's cursor as a byte offset of `file`, when the active editor shows it.
 fn cursor_offset(cx: &Cx, file: &FileText) -> Option<usize> {
     let ctx = cx.editor_context.as_deref()?;
-    let path = ctx.pointer("/file/path")?.as_str()?;
+    let path = ctx.file.file_path()?;
     let same =
         Path::new(path) == file.path || std::fs::canonicalize(path).is_ok_and(|p| p == file.path);
     if !same {
         return None;
     }
-    let line = ctx.pointer("/cursor/line")?.as_u64()? as u32;
-    let character = ctx.pointer("/cursor/character")?.as_u64()? as u32;
+    let Cursor { line, character } = ctx.cursor;
     Some(file.doc.offset_at(
         Position::new(line.saturating_sub(1), character.saturating_sub(1)),
         PositionEncoding::Utf16,
