@@ -51,6 +51,17 @@ pub struct FileInfo {
     pub is_dirty: bool,
 }
 
+impl FileInfo {
+    /// The path of a document that is a file; `None` for a buffer that is not one (an
+    /// untitled buffer, whose `path` is its URI).
+    pub fn file_path(&self) -> Option<&str> {
+        match &self.uri {
+            Some(uri) if !uri.starts_with("file:") => None,
+            _ => Some(&self.path),
+        }
+    }
+}
+
 /// A 1-based position: line, and character in UTF-16 code units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cursor {

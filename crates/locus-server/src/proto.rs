@@ -1,70 +1,13 @@
-//! JSON shapes of the external contracts (`docs/reference/editor-context.md`), converted from core types.
-//! This is the only place that knows how Locus's data looks on the wire.
+//! JSON shapes of the external contracts, converted from core types: outlines and ranges here,
+//! the editorContext (`docs/reference/editor-context.md`) through the envelope's serializer.
 
-use locus_context::{Cursor, EditorContext, Scope, Selection};
 use locus_doc::{Document, PositionEncoding};
 use locus_scopes::{Outline, Span, Symbol};
 use serde_json::{Value, json};
 
-/// The editorContext object.
-pub fn editor_context(ctx: &EditorContext) -> Value {
-    let scope = |s: &Scope| {
-        json!({"name": s.name, "kind": s.kind.name(),
-               "range": {"start": s.start_line, "end": s.end_line, "length": s.length()}})
-    };
-    let cursor = |c: &Cursor| json!({"line": c.line, "character": c.character});
-    let selection = match &ctx.selection {
-        Selection::Empty => json!({"isEmpty": true, "text": null, "range": null}),
-        Selection::Text { text, start, end } => {
-            json!({"isEmpty": false, "text": text, "range": {"start": cursor(start), "end": cursor(end)}})
-        }
-    };
-    let s = &ctx.symbols;
-    let mut symbols = json!({
-        "totalInDocument": s.total_in_document,
-        "containingScopes": s.containing_scopes.iter().map(scope).collect::<Vec<_>>(),
-        "immediateScope": s.immediate_scope().map(scope),
-        "scopeHierarchy": s.hierarchy(),
-        "source": s.source.as_str(),
-    });
-    if let Some(w) = &s.warning {
-        symbols["warning"] = json!(w);
-    }
-    let mut file = json!({"path": ctx.file.path, "name": file_name(&ctx.file),
-                          "languageId": ctx.file.language_id,
-                          "lineCount": ctx.file.line_count, "isDirty": ctx.file.is_dirty});
-    if let Some(uri) = &ctx.file.uri {
-        file["uri"] = json!(uri);
-        // A buffer that is not a file (`untitled:Untitled-1`) has no path: its name says
-        // which buffer it is.
-        if !uri.starts_with("file:") {
-            file["path"] = Value::Null;
-        }
-    }
-    let mut out = json!({
-        "file": file,
-        "cursor": cursor(&ctx.cursor),
-        "selection": selection,
-        "symbols": symbols,
-    });
-    if let Some(focused) = ctx.focused {
-        out["focused"] = json!(focused);
-    }
-    out
-}
-
-/// What an editor's tab shows: a file's base name, or the part of another URI after its scheme
-/// and any slashes (`untitled:Untitled-1` → `Untitled-1`).
-fn file_name(file: &locus_context::FileInfo) -> String {
-    let whole = match &file.uri {
-        Some(uri) if !uri.starts_with("file:") => {
-            uri.split_once(':').map_or(uri.as_str(), |(_, rest)| rest)
-        }
-        _ => file.path.as_str(),
-    };
-    let trimmed = whole.trim_end_matches('/');
-    trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(trimmed).to_string()
-}
+/// The editorContext object: the envelope's shape, made in `locus-tools`, so that every way
+/// out (the envelope, `locus/getContext`, `locus context`) writes the same.
+pub use locus_tools::editor_context_json as editor_context;
 
 /// An LSP range (0-based) for a byte span, in `encoding`.
 pub fn range(doc: &Document, span: Span, encoding: PositionEncoding) -> Value {

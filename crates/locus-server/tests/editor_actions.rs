@@ -102,7 +102,7 @@ fn answer(action: &str, params: &Value) -> Option<Value> {
         "setting.set" => {
             Some(json!({"error": {"code": -32602, "message": "key must be a dotted name"}}))
         }
-        "diagnostics.get" => Some(json!({"error": {"code": -32603,
+        "diagnostic.collect" => Some(json!({"error": {"code": -32603,
             "message": "the problems list is busy", "data": {"hint": "try again in a moment"}}})),
         // VS Code's answer when its rename provider did not rename.
         "file.rename" => {
@@ -117,7 +117,8 @@ fn tools_reach_the_editor_and_its_answers_come_back() {
     let dirs = Dirs::new("actions-rename");
     let path = dirs.workspace.join("h.py");
     std::fs::write(&path, PY).unwrap();
-    let actions = ["symbol.rename", "setting.get", "setting.set", "editor.open", "diagnostics.get"];
+    let actions =
+        ["symbol.rename", "setting.get", "setting.set", "editor.open_file", "diagnostic.collect"];
     let (mut s, record) = start(&dirs, &actions);
 
     // By name: `héllo` is defined once; the position goes out 0-based in UTF-8.
@@ -217,7 +218,7 @@ fn tools_reach_the_editor_and_its_answers_come_back() {
 fn an_editor_that_never_answers_costs_the_call_its_timeout_only() {
     let dirs = Dirs::new("actions-silent");
     std::fs::write(dirs.workspace.join("h.py"), PY).unwrap();
-    let (mut s, record) = start(&dirs, &["editor.open", "symbol.rename"]);
+    let (mut s, record) = start(&dirs, &["editor.open_file", "symbol.rename"]);
     let r = record.clone();
     let started = Instant::now();
     let (e, asked) = with_editor(&mut s, answer, move || {
@@ -229,7 +230,7 @@ fn an_editor_that_never_answers_costs_the_call_its_timeout_only() {
         e["error"]["message"]
             .as_str()
             .unwrap()
-            .starts_with("action-editor did not answer `editor.open` within"),
+            .starts_with("action-editor did not answer `editor.open_file` within"),
         "{e}"
     );
     assert_eq!(

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
+use locus_context::EditorContext;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -84,7 +85,7 @@ pub struct Cx {
     pub cancel: CancellationToken,
     /// The editorContext captured when the call started (`None` for system tools, with no
     /// active editor, or when capturing failed).
-    pub editor_context: Option<Arc<Value>>,
+    pub editor_context: Option<Arc<EditorContext>>,
     /// When the call times out: a tool waiting on a peer (an editor action) stops a little
     /// before it to say which peer did not answer.
     pub deadline: tokio::time::Instant,
@@ -349,7 +350,7 @@ fn failure(e: ToolError, meta: Meta) -> Outcome {
 }
 
 /// The editorContext now; a failure is logged and treated as none.
-fn capture(host: &dyn Host) -> Option<Arc<Value>> {
+fn capture(host: &dyn Host) -> Option<Arc<EditorContext>> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.editor_context())) {
         Ok(Ok(context)) => context.map(Arc::new),
         Ok(Err(e)) => {

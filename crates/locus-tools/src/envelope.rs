@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use locus_context::EditorContext;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -23,9 +24,13 @@ pub struct Envelope {
     /// Why the tool failed (absent on success).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorBody>,
-    /// The editorContext captured when the call started.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub editor_context: Option<Value>,
+    /// The editorContext captured when the call started, in the JSON shape of
+    /// [`crate::editor_context_json`].
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::editor_context::serialize"
+    )]
+    pub editor_context: Option<EditorContext>,
     /// The debug session's context, for debug tools while a session exists.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub debug_context: Option<Value>,

@@ -7,15 +7,16 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use futures_util::future::BoxFuture;
+use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
 use serde_json::Value;
 
 /// The process side of a tool call.
 pub trait Host: Send + Sync + 'static {
-    /// The editorContext of the active editor right now, already in its JSON shape
-    /// (`docs/reference/editor-context.md`): `Ok(None)` when no editor is active, `Err` when capturing
-    /// failed (logged by the caller, never returned to the agent).
-    fn editor_context(&self) -> Result<Option<Value>, String>;
+    /// The editorContext of the active editor right now: `Ok(None)` when no editor is active,
+    /// `Err` when capturing failed (logged by the caller, never returned to the agent). The
+    /// envelope gives it its JSON shape (`docs/reference/editor-context.md`).
+    fn editor_context(&self) -> Result<Option<EditorContext>, String>;
 
     /// Facts about this bridge, for `bridge_status`.
     fn status(&self) -> BridgeStatus;
@@ -185,7 +186,7 @@ impl Default for Detached {
 }
 
 impl Host for Detached {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
+    fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(None)
     }
 

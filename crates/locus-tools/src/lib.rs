@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod catalogue;
+mod editor_context;
 mod envelope;
 mod host;
 pub mod params;
@@ -30,6 +31,7 @@ mod spec;
 pub mod tools;
 
 pub use catalogue::{CallOptions, Catalogue, Cx, Entry, Outcome, Tool};
+pub use editor_context::to_json as editor_context_json;
 pub use envelope::{Envelope, ErrorBody, ErrorCode, Meta, ToolError, rfc3339};
 pub use host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
 pub use spec::{Category, DEFAULT_TIMEOUT, Effect, ParamHint, ToolSpec, WhenToUse};

@@ -4,10 +4,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use locus_doc::Document;
+use locus_context::{EditorContext, Request, Symbols};
+use locus_doc::{Document, Position, PositionEncoding};
 use locus_tools::{
     BridgeStatus, CallOptions, CancellationToken, Catalogue, Category, Detached, ErrorCode, Host,
-    Mode, Options, params, standard,
+    Mode, Options, editor_context_json, params, standard,
 };
 use serde_json::{Map, Value, json};
 
@@ -211,11 +212,30 @@ fn params_outcome(catalogue: &Arc<Catalogue>, name: &str, args: Value) -> Option
 }
 
 struct FakeEditor {
-    context: Option<Value>,
+    context: Option<EditorContext>,
+}
+
+/// The editorContext an editor reports for `text` as the file `path`, the cursor on a 1-based
+/// line and UTF-16 character.
+fn context_at(path: &Path, text: &str, line: u32, character: u32) -> EditorContext {
+    let doc = Document::new(text, 0);
+    let cursor = doc.offset_at(Position::new(line - 1, character - 1), PositionEncoding::Utf16);
+    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
+    let source = locus_scopes::Source::new(doc, language);
+    let path = path.display().to_string();
+    let request = Request {
+        path: &path,
+        language_id: None,
+        is_dirty: false,
+        cursor,
+        selection: None,
+        symbols: Symbols::Syntax,
+    };
+    locus_context::build(&source, &request)
 }
 
 impl Host for FakeEditor {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
+    fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(self.context.clone())
     }
     fn status(&self) -> BridgeStatus {
@@ -238,8 +258,10 @@ fn call(host: Arc<dyn Host>, name: &str, args: Value, options: CallOptions) -> V
 
 #[test]
 fn editor_context_rides_on_tools_but_not_on_system_tools() {
-    let ctx = json!({"file": {"path": "/x.ts"}, "cursor": {"line": 3, "character": 1}, "symbols": {"scopeHierarchy": ""}, "selection": {}});
-    let host: Arc<dyn Host> = Arc::new(FakeEditor { context: Some(ctx.clone()) });
+    let context = context_at(Path::new("/x.ts"), "let a = 1;\nlet b = 2;\nlet c = 3;\n", 3, 1);
+    let ctx = editor_context_json(&context);
+    assert_eq!((&ctx["file"]["path"], &ctx["cursor"]["line"]), (&json!("/x.ts"), &json!(3)));
+    let host: Arc<dyn Host> = Arc::new(FakeEditor { context: Some(context) });
     let v = call(host.clone(), "editor_get_context", json!({}), CallOptions::default());
     assert_eq!(v["ok"], true, "{v}");
     assert_eq!(v["data"], json!({}));
@@ -270,7 +292,7 @@ fn editor_context_rides_on_tools_but_not_on_system_tools() {
 fn a_failed_capture_is_not_the_tools_error() {
     struct Broken;
     impl Host for Broken {
-        fn editor_context(&self) -> Result<Option<Value>, String> {
+        fn editor_context(&self) -> Result<Option<EditorContext>, String> {
             Err("the state is gone".into())
         }
         fn status(&self) -> BridgeStatus {

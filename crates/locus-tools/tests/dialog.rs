@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use locus_context::EditorContext;
 use locus_dialog::{Recall, Stores};
 use locus_doc::Document;
 use locus_tools::tools::dialog;
@@ -14,7 +15,7 @@ use serde_json::{Value, json};
 struct Shop;
 
 impl Host for Shop {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
+    fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(None)
     }
     fn status(&self) -> BridgeStatus {

@@ -8,7 +8,7 @@ import { ResponseError } from 'vscode-languageclient/node';
 import { lspDiagnostic } from './convert';
 
 /** The actions this extension declares in `initializationOptions.editorActions`. */
-export const EDITOR_ACTIONS = ['symbol.rename', 'file.rename', 'setting.get', 'setting.set', 'editor.open', 'diagnostics.get'];
+export const EDITOR_ACTIONS = ['symbol.rename', 'file.rename', 'setting.get', 'setting.set', 'editor.open_file', 'diagnostic.collect'];
 
 const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
@@ -57,10 +57,10 @@ export async function editorAction(action: unknown, params: unknown, log: (m: st
       return { ok: true, data: settingGet(p) };
     case 'setting.set':
       return { ok: true, data: await settingSet(p) };
-    case 'editor.open':
-      return { ok: true, data: await editorOpen(p) };
-    case 'diagnostics.get':
-      return { ok: true, data: diagnosticsGet(p) };
+    case 'editor.open_file':
+      return { ok: true, data: await editorOpenFile(p) };
+    case 'diagnostic.collect':
+      return { ok: true, data: diagnosticCollect(p) };
     default:
       throw new ResponseError(METHOD_NOT_FOUND, `VS Code's Locus extension has no editor action ${JSON.stringify(action)}`, {
         hint: `it does ${EDITOR_ACTIONS.join(', ')}`,
@@ -249,7 +249,7 @@ async function settingSet(p: Record<string, unknown>): Promise<unknown> {
   return { key, scope, previous, value: (scope === 'user' ? after?.globalValue : after?.workspaceValue) ?? null };
 }
 
-async function editorOpen(p: Record<string, unknown>): Promise<unknown> {
+async function editorOpenFile(p: Record<string, unknown>): Promise<unknown> {
   const uri = uriOf(p, 'uri');
   let doc: vscode.TextDocument;
   try {
@@ -275,7 +275,7 @@ async function editorOpen(p: Record<string, unknown>): Promise<unknown> {
   return { uri: doc.uri.toString(), line: at.line, character: at.character, lineCount: doc.lineCount };
 }
 
-function diagnosticsGet(p: Record<string, unknown>): unknown {
+function diagnosticCollect(p: Record<string, unknown>): unknown {
   if (p.uri !== undefined && p.uri !== null) {
     const uri = uriOf(p, 'uri');
     return [{ uri: uri.toString(), diagnostics: vscode.languages.getDiagnostics(uri).map(lspDiagnostic) }];

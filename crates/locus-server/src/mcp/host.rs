@@ -6,11 +6,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::BoxFuture;
+use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
 use locus_tools::{ActionEditor, ActionError, BridgeStatus, Host, Mode};
 use serde_json::Value;
 
-use crate::proto;
 use crate::state::{ContextQuery, Shared};
 
 /// What the sidecar knows about itself beyond the editor state.
@@ -78,12 +78,12 @@ impl EditorHost {
 }
 
 impl Host for EditorHost {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
+    fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         let query = ContextQuery { uri: None, position: None, encoding: PositionEncoding::Utf16 };
         let pending = self.state.with(|s| s.context_pending(query)).map_err(|e| e.to_string())?;
         let Some(pending) = pending else { return Ok(None) };
         let ready = pending.ready();
-        let build = move || proto::editor_context(&pending.build());
+        let build = move || pending.build();
         // Computing the outline of a new version (or waiting for whoever computes it) takes a
         // millisecond or more on a large file: on the sidecar's runtime, other requests move
         // to another worker meanwhile rather than queue behind this one.

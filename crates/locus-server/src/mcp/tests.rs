@@ -174,6 +174,65 @@ async fn editor_get_context_reflects_the_cursor() {
     assert!(text.starts_with("No editor is active"), "{text}");
 }
 
+/// The envelope's members and its editorContext as the agent reads them, byte for byte: a
+/// file with a selection inside a method, then an untitled buffer while the user's focus is
+/// elsewhere. The expected text is read as JSON first, so its members come in the order this
+/// build's `serde_json` keeps (sorted, or as written when `preserve_order` is on).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_editor_context_reaches_the_agent_byte_for_byte() {
+    let state = Shared::new();
+    open_user_ts(&state);
+    let update = CursorUpdate {
+        version: None,
+        position: Position::new(2, 10),
+        selections: vec![Range { start: Position::new(2, 4), end: Position::new(2, 10) }],
+        encoding: PositionEncoding::Utf16,
+    };
+    state.with(|s| s.set_cursor(URI, update)).unwrap();
+    let client = connect(server(all_tools(), editor(&state), None)).await;
+    let result = call(&client, "editor_get_context", json!({})).await;
+    assert_eq!(
+        result.content[0].as_text().unwrap().text,
+        "Cursor at /nonexistent-locus/src/user.ts:3:11 in Class:UserService > Method:findUser, 6 characters selected"
+    );
+    let e = envelope(&result).clone();
+    let members = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    let written = json!({"ok": 0, "type": 0, "data": 0, "editorContext": 0, "meta": 0});
+    assert_eq!(members(&e), members(&written));
+    assert_eq!(
+        e["editorContext"].to_string(),
+        as_read(concat!(
+            r#"{"file":{"path":"/nonexistent-locus/src/user.ts","name":"user.ts","languageId":"typescript","lineCount":6,"isDirty":true,"uri":"file:///nonexistent-locus/src/user.ts"},"#,
+            r#""cursor":{"line":3,"character":11},"#,
+            r#""selection":{"isEmpty":false,"text":"return","range":{"start":{"line":3,"character":5},"end":{"line":3,"character":11}}},"#,
+            r#""symbols":{"totalInDocument":2,"containingScopes":[{"name":"UserService","kind":"Class","range":{"start":1,"end":5,"length":5}},{"name":"findUser","kind":"Method","range":{"start":2,"end":4,"length":3}}],"#,
+            r#""immediateScope":{"name":"findUser","kind":"Method","range":{"start":2,"end":4,"length":3}},"scopeHierarchy":"Class:UserService > Method:findUser","source":"tree-sitter"},"#,
+            r#""focused":true}"#,
+        ))
+    );
+    state.with(|s| {
+        s.open("untitled:Untitled-1", "plaintext", 1, "notes\n");
+        s.set_active(Some("untitled:Untitled-1"), false);
+    });
+    let result = call(&client, "editor_get_context", json!({})).await;
+    assert_eq!(result.content[0].as_text().unwrap().text, "Cursor at ?:1:1 at top level");
+    let e = envelope(&result).clone();
+    assert_eq!(
+        e["editorContext"].to_string(),
+        as_read(concat!(
+            r#"{"file":{"path":null,"name":"Untitled-1","languageId":"plaintext","lineCount":2,"isDirty":true,"uri":"untitled:Untitled-1"},"#,
+            r#""cursor":{"line":1,"character":1},"selection":{"isEmpty":true,"text":null,"range":null},"#,
+            r#""symbols":{"totalInDocument":0,"containingScopes":[],"immediateScope":null,"scopeHierarchy":"","source":"none","warning":"No symbol provider registered for this language"},"#,
+            r#""focused":false}"#,
+        ))
+    );
+}
+
+/// `text` as this build's `serde_json` writes it again.
+fn as_read(text: &str) -> String {
+    serde_json::from_str::<Value>(text).expect("the expected text is JSON").to_string()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_call_keeps_the_context_of_its_start() {
     let state = Shared::new();

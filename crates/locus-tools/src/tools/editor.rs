@@ -1,5 +1,6 @@
 //! `editor_*`: the user's live editor.
 
+use locus_context::{Cursor, Selection};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -71,14 +72,16 @@ impl Tool for EditorGetContext {
                  pass a path to symbol_scope_at or symbol_outline"
             );
         };
-        let path = c["file"]["path"].as_str().unwrap_or("?");
-        let (line, character) = (&c["cursor"]["line"], &c["cursor"]["character"]);
-        let scopes = c["symbols"]["scopeHierarchy"].as_str().unwrap_or_default();
+        let path = c.file.file_path().unwrap_or("?");
+        let Cursor { line, character } = c.cursor;
+        let scopes = c.symbols.hierarchy();
         let place =
             if scopes.is_empty() { "at top level".to_string() } else { format!("in {scopes}") };
-        let selection = match c["selection"]["text"].as_str() {
-            Some(t) => format!(", {} characters selected", t.chars().count()),
-            None => String::new(),
+        let selection = match &c.selection {
+            Selection::Text { text, .. } => {
+                format!(", {} characters selected", text.chars().count())
+            }
+            Selection::Empty => String::new(),
         };
         format!("Cursor at {path}:{line}:{character} {place}{selection}")
     }

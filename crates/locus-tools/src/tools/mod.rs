@@ -8,14 +8,14 @@ mod editor;
 mod search;
 mod symbol;
 mod system;
-mod test;
+mod test_sleep;
 
 pub use dialog::{DialogGetFirstRequest, DialogGetRequest, DialogGetRequests, DialogListSessions};
 pub use editor::{EditorGetContext, NoParams};
 pub use search::SymbolSearch;
 pub use symbol::{SymbolOutline, SymbolScopeAt};
 pub use system::{BridgeStatus, McpListTools};
-pub use test::TestSleep;
+pub use test_sleep::TestSleep;
 
 use crate::Catalogue;
 

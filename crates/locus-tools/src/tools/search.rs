@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use locus_context::EditorContext;
 use locus_index::{Index, Near, PathFilter, Query};
 use locus_scopes::SymbolKind;
 use schemars::JsonSchema;
@@ -266,11 +267,9 @@ fn parse_kinds(text: Option<&str>) -> Result<Vec<SymbolKind>, ToolError> {
 }
 
 /// The editor's file and cursor line, from the editorContext captured for the call.
-fn near(context: Option<&Value>) -> Option<Near> {
+fn near(context: Option<&EditorContext>) -> Option<Near> {
     let context = context?;
-    let path = context.pointer("/file/path")?.as_str()?;
-    let line = context.pointer("/cursor/line")?.as_u64()?;
-    Some(Near { path: PathBuf::from(path), line: u32::try_from(line).unwrap_or(u32::MAX) })
+    Some(Near { path: PathBuf::from(context.file.file_path()?), line: context.cursor.line })
 }
 
 fn hit(h: locus_index::Hit) -> SearchHit {
@@ -289,6 +288,8 @@ fn hit(h: locus_index::Hit) -> SearchHit {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     #[test]
@@ -304,7 +305,8 @@ mod tests {
 
     #[test]
     fn the_cursor_comes_from_the_editor_context() {
-        let ctx = json!({"file": {"path": "/w/a.py"}, "cursor": {"line": 12, "character": 3}});
+        let text = "x = 1\n".repeat(20);
+        let ctx = crate::editor_context::at(Path::new("/w/a.py"), &text, 12, 3);
         let n = near(Some(&ctx)).unwrap();
         assert_eq!((n.path, n.line), (PathBuf::from("/w/a.py"), 12));
         assert!(near(None).is_none());

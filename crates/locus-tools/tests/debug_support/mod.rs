@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use locus_context::{EditorContext, Request, Symbols};
 use locus_dap::{Lookup, Registry, testing};
+use locus_doc::{Document, Position, PositionEncoding};
 use locus_tools::tools::debug;
 use locus_tools::{BridgeStatus, CallOptions, Catalogue, Detached, Host};
 use serde_json::{Value, json};
@@ -85,21 +87,38 @@ pub struct Editor {
 }
 
 impl Host for Editor {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
-        Ok(Some(json!({
-            "file": {"path": self.file},
-            "cursor": {"line": self.line, "character": 4},
-        })))
+    fn editor_context(&self) -> Result<Option<EditorContext>, String> {
+        let text = std::fs::read_to_string(&self.file).map_err(|e| e.to_string())?;
+        Ok(Some(context_at(&self.file, &text, self.line, 4)))
     }
     fn status(&self) -> BridgeStatus {
         let mut status = Detached::new().status();
         status.workspace_folders = vec![self.folder.clone()];
         status
     }
-    fn document(&self, _: &Path) -> Option<(locus_doc::Document, String)> {
+    fn document(&self, _: &Path) -> Option<(Document, String)> {
         None
     }
     fn warn(&self, _: &str) {}
+}
+
+/// The editorContext an editor reports for `text` as the file `path`, the cursor on a 1-based
+/// line and UTF-16 character.
+fn context_at(path: &Path, text: &str, line: u32, character: u32) -> EditorContext {
+    let doc = Document::new(text, 0);
+    let cursor = doc.offset_at(Position::new(line - 1, character - 1), PositionEncoding::Utf16);
+    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
+    let source = locus_scopes::Source::new(doc, language);
+    let path = path.display().to_string();
+    let request = Request {
+        path: &path,
+        language_id: None,
+        is_dirty: false,
+        cursor,
+        selection: None,
+        symbols: Symbols::Syntax,
+    };
+    locus_context::build(&source, &request)
 }
 
 /// Whether a process runs (a zombie, waiting for a parent that is not us, has ended).

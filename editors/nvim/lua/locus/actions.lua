@@ -13,7 +13,7 @@ local M = {}
 local api = vim.api
 
 --- The actions Neovim declares in initializationOptions.editorActions.
-M.declared = { 'symbol.rename', 'file.rename', 'editor.open', 'diagnostics.get' }
+M.declared = { 'symbol.rename', 'file.rename', 'editor.open_file', 'diagnostic.collect' }
 
 -- How long one request to another language server may take (ms); Locus's own wait is longer.
 M.timeout = 15000
@@ -441,7 +441,7 @@ handlers['file.rename'] = function(p)
 end
 
 -- {uri, line?, character?}: the file in the current window, the cursor on the position.
-handlers['editor.open'] = function(p, locus)
+handlers['editor.open_file'] = function(p, locus)
   local fname = vim.uri_to_fname(p.uri)
   local bufnr
   local win = api.nvim_get_current_win()
@@ -479,7 +479,7 @@ handlers['editor.open'] = function(p, locus)
 end
 
 -- {uri?}: `vim.diagnostic`'s problems, per file, as LSP diagnostics in Locus's encoding.
-handlers['diagnostics.get'] = function(p, locus)
+handlers['diagnostic.collect'] = function(p, locus)
   local only = p.uri and vim.uri_to_bufnr(p.uri) or nil
   local by_buf, order = {}, {}
   for _, d in ipairs(vim.diagnostic.get(only)) do

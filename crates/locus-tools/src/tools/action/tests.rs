@@ -6,9 +6,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
+use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
 use serde_json::{Value, json};
 
+use crate::editor_context::at;
 use crate::host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
 use crate::{CallOptions, Options, standard};
 
@@ -18,7 +20,7 @@ struct Editor {
     name: &'static str,
     declared: &'static [&'static str],
     encoding: PositionEncoding,
-    context: Option<Value>,
+    context: Option<EditorContext>,
     sent: Mutex<Vec<(String, Value)>>,
     answer: Box<Script>,
     folder: PathBuf,
@@ -34,8 +36,8 @@ impl Editor {
             declared: &[
                 "symbol.rename",
                 "file.rename",
-                "editor.open",
-                "diagnostics.get",
+                "editor.open_file",
+                "diagnostic.collect",
                 "setting.get",
                 "setting.set",
             ],
@@ -53,7 +55,7 @@ impl Editor {
 }
 
 impl Host for Editor {
-    fn editor_context(&self) -> Result<Option<Value>, String> {
+    fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(self.context.clone())
     }
     fn status(&self) -> BridgeStatus {
@@ -117,11 +119,34 @@ fn workspace(tag: &str) -> PathBuf {
     std::fs::canonicalize(&dir).unwrap()
 }
 
+/// The editor's context in the file `path` as it is on disk.
+fn on_disk(path: &Path, line: u32, character: u32) -> EditorContext {
+    at(path, &std::fs::read_to_string(path).unwrap(), line, character)
+}
+
 fn ok_rename(_: &str, p: &Value) -> Result<Value, ActionError> {
     let uri = p["uri"].as_str().unwrap_or_default().to_string();
     Ok(
         json!({"applied": true, "files": [{"uri": uri, "edits": 2}, {"uri": "file:///w/b.py", "edits": 1}]}),
     )
+}
+
+#[test]
+fn each_action_is_named_after_its_tool() {
+    use super::names::*;
+    let catalogue = standard(Options { test_tools: false });
+    let actions = [
+        SYMBOL_RENAME,
+        FILE_RENAME,
+        SETTING_GET,
+        SETTING_SET,
+        EDITOR_OPEN_FILE,
+        DIAGNOSTIC_COLLECT,
+    ];
+    for action in actions {
+        let tool = action.replacen('.', "_", 1);
+        assert!(catalogue.get(&tool).is_some(), "`{action}` names no tool (`{tool}`)");
+    }
 }
 
 #[test]
@@ -184,8 +209,7 @@ fn rename_by_name_finds_the_one_symbol() {
 fn rename_by_name_of_several_takes_the_one_holding_the_cursor() {
     let dir = workspace("several");
     let mut editor = Editor::new(&dir, ok_rename);
-    editor.context =
-        Some(json!({"file": {"path": dir.join("a.py")}, "cursor": {"line": 12, "character": 9}}));
+    editor.context = Some(on_disk(&dir.join("a.py"), 12, 9));
     let editor = Arc::new(editor);
     let v = call(
         editor.clone(),
@@ -197,8 +221,7 @@ fn rename_by_name_of_several_takes_the_one_holding_the_cursor() {
 
     // The cursor elsewhere: the candidates, with their lines.
     let mut editor = Editor::new(&dir, ok_rename);
-    editor.context =
-        Some(json!({"file": {"path": dir.join("a.py")}, "cursor": {"line": 1, "character": 1}}));
+    editor.context = Some(on_disk(&dir.join("a.py"), 1, 1));
     let v = call(
         Arc::new(editor),
         "symbol_rename",
@@ -299,7 +322,7 @@ fn the_editors_refusals_and_silence_become_clear_errors() {
     let v = call_with(silent, "editor_open_file", json!({"path": "a.py", "line": 2}), options);
     assert_eq!(v["error"]["code"], "E_TIMEOUT", "{v}");
     let message = v["error"]["message"].as_str().unwrap();
-    assert!(message.starts_with("Neovim did not answer `editor.open` within"), "{message}");
+    assert!(message.starts_with("Neovim did not answer `editor.open_file` within"), "{message}");
 }
 
 #[test]
@@ -313,8 +336,7 @@ fn diagnostics_are_one_based_utf16_and_carry_no_editor_context() {
             {"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 1}}, "message": "bad"}]},
             {"uri": "file:///elsewhere.py", "diagnostics": []}]))
     });
-    editor.context =
-        Some(json!({"file": {"path": "/x.py"}, "cursor": {"line": 1, "character": 1}}));
+    editor.context = Some(at(Path::new("/x.py"), "x = 1\n", 1, 1));
     let editor = Arc::new(editor);
     let v = call(editor.clone(), "diagnostic_collect", json!({"path": "a.py"}));
     assert_eq!(v["ok"], true, "{v}");

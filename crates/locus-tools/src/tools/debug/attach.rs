@@ -85,7 +85,7 @@ async fn attach(d: &Debugger, p: AttachParams, cx: &Cx) -> Result<Value, ToolErr
         let address = p.address.as_deref().expect("checked");
         let (host, port) = parse_address(address)?;
         let language = cx.editor_context.as_deref().and_then(|c| {
-            let path = c["file"]["path"].as_str()?;
+            let path = c.file.file_path()?;
             let path = Path::new(path);
             let first = std::fs::read_to_string(path).ok();
             let first = first.as_deref().and_then(|t| t.lines().next());

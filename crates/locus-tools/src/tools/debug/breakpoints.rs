@@ -264,11 +264,10 @@ async fn set(d: &Debugger, mut p: SetParams, cx: &Cx) -> Result<Value, ToolError
         && p.line.is_none()
         && p.function.is_none()
         && let Some(ctx) = cx.editor_context.as_deref()
-        && let (Some(path), Some(line)) =
-            (ctx["file"]["path"].as_str(), ctx["cursor"]["line"].as_u64())
+        && let Some(path) = ctx.file.file_path()
     {
         p.path = Some(path.to_string());
-        p.line = u32::try_from(line).ok();
+        p.line = Some(ctx.cursor.line);
     }
     let by_line = p.path.is_some() || p.line.is_some();
     exactly_one(

@@ -360,8 +360,8 @@ async fn step(d: &Debugger, p: WaitParams, how: Resume, kind: &str) -> Result<Va
 async fn run_to(d: &Debugger, p: RunToParams, cx: &Cx) -> Result<Value, ToolError> {
     let live = d.session(p.session_id.as_deref())?;
     let editor = cx.editor_context.as_deref();
-    let path = p.path.clone().or_else(|| editor?["file"]["path"].as_str().map(String::from));
-    let line = p.line.or_else(|| u32::try_from(editor?["cursor"]["line"].as_u64()?).ok());
+    let path = p.path.clone().or_else(|| editor?.file.file_path().map(String::from));
+    let line = p.line.or_else(|| editor.map(|c| c.cursor.line));
     let (Some(path), Some(line)) = (path, line) else {
         return Err(ToolError::new(ErrorCode::NoEditor, "no line to run to: no editor is active")
             .with_hint("Give `path` and `line`, or ask the user to put the cursor on the line")

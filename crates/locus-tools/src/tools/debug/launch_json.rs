@@ -195,8 +195,8 @@ struct Variables {
 impl Variables {
     fn of(cx: &Cx, folder: &Path) -> Variables {
         let file = cx.editor_context.as_deref().and_then(|c| {
-            let path = PathBuf::from(c["file"]["path"].as_str()?);
-            Some((path, c["cursor"]["line"].as_u64().unwrap_or(1)))
+            let path = PathBuf::from(c.file.file_path()?);
+            Some((path, u64::from(c.cursor.line)))
         });
         Variables { folder: folder.to_path_buf(), file }
     }

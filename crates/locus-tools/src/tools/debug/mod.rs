@@ -25,7 +25,7 @@ mod control;
 mod inspect;
 mod launch_json;
 mod session;
-mod testing;
+mod test_run;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -60,7 +60,7 @@ pub fn register_with(catalogue: &mut Catalogue, lookup: Lookup, registry: Regist
     catalogue
         .register(session::DebugStart(d.clone()))
         .register(attach::DebugAttach(d.clone()))
-        .register(testing::DebugTest(d.clone()))
+        .register(test_run::DebugTest(d.clone()))
         .register(session::DebugStop(d.clone()))
         .register(session::DebugRestart(d.clone()))
         .register(session::DebugStatus(d.clone()))

@@ -97,7 +97,7 @@ debug_tool!(
 
 async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolError> {
     let editor = cx.editor_context.as_deref();
-    let editor_file = editor.and_then(|c| c["file"]["path"].as_str()).map(|f| resolve(cx, f));
+    let editor_file = editor.and_then(|c| c.file.file_path()).map(|f| resolve(cx, f));
     let path = match (&p.path, &editor_file) {
         (Some(path), _) => resolve(cx, path),
         (None, Some(file)) => file.clone(),
@@ -162,7 +162,7 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
         None => {
             let cursor_line = editor
                 .filter(|_| editor_file.as_deref() == Some(path.as_path()))
-                .and_then(|c| u32::try_from(c["cursor"]["line"].as_u64()?).ok());
+                .map(|c| c.cursor.line);
             let Some(line) = p.line.or(cursor_line) else {
                 return Err(ToolError::new(
                     ErrorCode::InvalidParams,

@@ -1,4 +1,5 @@
-//! Tools for Locus's own tests; registered disabled unless `LOCUS_TEST_TOOLS=1`.
+//! `test_sleep`, a tool for Locus's own tests of timeouts, cancellation and editorContext
+//! snapshots; registered disabled unless `LOCUS_TEST_TOOLS=1`.
 
 use std::time::Duration;
 

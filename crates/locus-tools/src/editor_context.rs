@@ -1,0 +1,124 @@
+//! The editorContext's JSON shape (docs/reference/editor-context.md), made from the typed
+//! [`EditorContext`] only where it leaves Locus: the envelope, `locus/getContext` and
+//! `locus context`.
+
+use locus_context::{Cursor, EditorContext, FileInfo, Scope, Selection};
+use serde::{Serialize, Serializer};
+use serde_json::{Value, json};
+
+/// The editorContext object.
+pub fn to_json(ctx: &EditorContext) -> Value {
+    let scope = |s: &Scope| {
+        json!({"name": s.name, "kind": s.kind.name(),
+               "range": {"start": s.start_line, "end": s.end_line, "length": s.length()}})
+    };
+    let cursor = |c: &Cursor| json!({"line": c.line, "character": c.character});
+    let selection = match &ctx.selection {
+        Selection::Empty => json!({"isEmpty": true, "text": null, "range": null}),
+        Selection::Text { text, start, end } => {
+            json!({"isEmpty": false, "text": text, "range": {"start": cursor(start), "end": cursor(end)}})
+        }
+    };
+    let s = &ctx.symbols;
+    let mut symbols = json!({
+        "totalInDocument": s.total_in_document,
+        "containingScopes": s.containing_scopes.iter().map(scope).collect::<Vec<_>>(),
+        "immediateScope": s.immediate_scope().map(scope),
+        "scopeHierarchy": s.hierarchy(),
+        "source": s.source.as_str(),
+    });
+    if let Some(w) = &s.warning {
+        symbols["warning"] = json!(w);
+    }
+    // A buffer that is not a file (`untitled:Untitled-1`) has no path: its name says which
+    // buffer it is.
+    let mut file = json!({"path": ctx.file.file_path(), "name": file_name(&ctx.file),
+                          "languageId": ctx.file.language_id,
+                          "lineCount": ctx.file.line_count, "isDirty": ctx.file.is_dirty});
+    if let Some(uri) = &ctx.file.uri {
+        file["uri"] = json!(uri);
+    }
+    let mut out = json!({
+        "file": file,
+        "cursor": cursor(&ctx.cursor),
+        "selection": selection,
+        "symbols": symbols,
+    });
+    if let Some(focused) = ctx.focused {
+        out["focused"] = json!(focused);
+    }
+    out
+}
+
+/// The envelope's `editorContext` member, in the shape of [`to_json`].
+pub(crate) fn serialize<S: Serializer>(
+    ctx: &Option<EditorContext>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    ctx.as_ref().map(to_json).serialize(serializer)
+}
+
+/// What an editor's tab shows: a file's base name, or the part of another URI after its scheme
+/// and any slashes (`untitled:Untitled-1` → `Untitled-1`).
+fn file_name(file: &FileInfo) -> String {
+    let whole = match &file.uri {
+        Some(uri) if !uri.starts_with("file:") => {
+            uri.split_once(':').map_or(uri.as_str(), |(_, rest)| rest)
+        }
+        _ => file.path.as_str(),
+    };
+    let trimmed = whole.trim_end_matches('/');
+    trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(trimmed).to_string()
+}
+
+/// The editorContext of `text` as the file `path` with the cursor on a 1-based line and UTF-16
+/// character, its scopes from the syntax tree: what an editor would report, for tests.
+#[cfg(test)]
+pub(crate) fn at(path: &std::path::Path, text: &str, line: u32, character: u32) -> EditorContext {
+    use locus_context::{Request, Symbols};
+    use locus_doc::{Document, Position, PositionEncoding};
+    let doc = Document::new(text, 0);
+    let cursor = doc.offset_at(
+        Position::new(line.saturating_sub(1), character.saturating_sub(1)),
+        PositionEncoding::Utf16,
+    );
+    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
+    let source = locus_scopes::Source::new(doc, language);
+    let path = path.display().to_string();
+    let request = Request {
+        path: &path,
+        language_id: None,
+        is_dirty: false,
+        cursor,
+        selection: None,
+        symbols: Symbols::Syntax,
+    };
+    locus_context::build(&source, &request)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::json;
+
+    #[test]
+    fn a_file_has_its_path_and_an_untitled_buffer_none() {
+        let mut ctx = super::at(Path::new("/w/a.py"), "def f():\n    pass\n", 2, 5);
+        let v = super::to_json(&ctx);
+        assert_eq!(v["file"]["path"], "/w/a.py");
+        assert_eq!(v["file"]["name"], "a.py");
+        assert_eq!(v["cursor"], json!({"line": 2, "character": 5}));
+        assert_eq!(v["symbols"]["scopeHierarchy"], "Function:f");
+        assert!(v["file"].get("uri").is_none() && v.get("focused").is_none(), "{v}");
+        ctx.file.uri = Some("untitled:Untitled-1".into());
+        ctx.file.path = "untitled:Untitled-1".into();
+        ctx.focused = Some(false);
+        let v = super::to_json(&ctx);
+        assert_eq!((&v["file"]["path"], &v["file"]["name"]), (&json!(null), &json!("Untitled-1")));
+        assert_eq!(
+            (&v["file"]["uri"], &v["focused"]),
+            (&json!("untitled:Untitled-1"), &json!(false))
+        );
+    }
+}
