@@ -413,7 +413,7 @@ pub(crate) fn read_pattern(language: &Language, pattern: &str) -> (Root, Vec<Str
 /// below another node of the pattern (child patterns bind children), `"_"` for any kind; `None`
 /// when one is at the pattern's top. What a name read from the symbol's place among its
 /// siblings needs: an edit of the parent's children is then one the pattern's chains see
-/// ([`Touch`]), and the update knows which nodes' children to watch (`outline::renumbers`).
+/// ([`Touch`]), and the update knows which nodes' children to watch (`outline::update::renumbers`).
 pub(crate) fn symbol_parent_kinds(language: &Language, pattern: &str) -> Option<Vec<String>> {
     let mut parser = PatternParser::new(pattern, language);
     if !parser.read_all() {

@@ -186,7 +186,7 @@ pub(crate) struct PatternInfo {
     pub kinds: Vec<KindTest>,
     /// For a name by place (`{index}`): the kinds the symbol node's parent may have, `"_"`
     /// for any; the update re-extracts only the gap between two symbols where no node of
-    /// these kinds may have gained or lost a child (`outline::renumbers`).
+    /// these kinds may have gained or lost a child (`outline::update::renumbers`).
     pub place_parents: Vec<String>,
     /// Whether the pattern's capture indices are those of the deferred query.
     pub deferred: bool,
