@@ -20,6 +20,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 bash scripts/install-test-peers.sh
 bash scripts/install-debug-adapters.sh
 bash scripts/install-vscode-peers.sh  # code-server, Node 24, playwright-core, chromium (tests/e2e/test_vscode.py)
+bash scripts/install-agent-clis.sh >/dev/null  # Claude Code, Codex, Gemini CLI (tests/e2e/test_agent_*.py)
 PEERS_BIN="${LOCUS_PEERS_DIR:-$PWD/target/peers}/venv/bin"
 # Real-world files of pinned npm and PyPI packages and of the Python standard library.
 LOCUS_TEST_DATA="$(python3 scripts/fetch-test-data.py | tail -n1)"

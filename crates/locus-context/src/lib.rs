@@ -15,6 +15,10 @@
 use locus_doc::{Document, PositionEncoding};
 use locus_scopes::{Outline, Source, Span, SymbolKind};
 
+/// The editorContext carries at most this many characters of a selection: it rides on every
+/// answer, so it stays small; `selection.length` tells the whole length.
+pub const SELECTION_TEXT_CAP: usize = 2_000;
+
 /// The warning given for a document whose language has no symbol provider.
 pub const NO_PROVIDER_WARNING: &str = "No symbol provider registered for this language";
 
@@ -78,8 +82,11 @@ pub enum Selection {
     Empty,
     /// A non-empty selection, with its text.
     Text {
-        /// The selected text.
+        /// The selected text, its first [`SELECTION_TEXT_CAP`] characters when it is longer
+        /// (then ending with a note of its length).
         text: String,
+        /// The length of the whole selected text, in characters.
+        length: usize,
         /// Where it starts.
         start: Cursor,
         /// Where it ends.
@@ -203,11 +210,8 @@ pub fn build(source: &Source, request: &Request<'_>) -> EditorContext {
     let selection = match request.selection {
         Some(span) if span.start != span.end => {
             let (a, b) = (span.start.min(span.end), span.start.max(span.end));
-            Selection::Text {
-                text: doc.slice(a, b),
-                start: cursor_at(doc, a),
-                end: cursor_at(doc, b),
-            }
+            let (text, length) = capped_selection(doc.slice(a, b));
+            Selection::Text { text, length, start: cursor_at(doc, a), end: cursor_at(doc, b) }
         }
         _ => Selection::Empty,
     };
@@ -226,6 +230,16 @@ pub fn build(source: &Source, request: &Request<'_>) -> EditorContext {
         },
     };
     EditorContext { file, cursor: cursor_at(doc, cursor), selection, symbols, focused: None }
+}
+
+/// A selection's text within [`SELECTION_TEXT_CAP`], and its whole length in characters.
+fn capped_selection(text: String) -> (String, usize) {
+    let length = text.chars().count();
+    if length <= SELECTION_TEXT_CAP {
+        return (text, length);
+    }
+    let head: String = text.chars().take(SELECTION_TEXT_CAP).collect();
+    (format!("{head}… [cut: {SELECTION_TEXT_CAP} of {length} characters]"), length)
 }
 
 fn symbols_info(

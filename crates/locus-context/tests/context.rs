@@ -58,7 +58,7 @@ fn selection_text_and_range() {
     let mut req = request(4);
     req.selection = Some(Span { start: 15, end: 4 });
     let ctx = build(&src, &req);
-    let Selection::Text { text, start, end } = ctx.selection else {
+    let Selection::Text { text, start, end, .. } = ctx.selection else {
         panic!("expected a selection")
     };
     assert_eq!(text, "a = 1;\nlet ");

@@ -85,6 +85,64 @@ pub(crate) fn typed_command(text: &str) -> Option<String> {
     Some(line)
 }
 
+/// Claude Code's built-in commands that act on the session, not on the user's work: they are
+/// never a request to the agent, whatever follows them in the transcript (a `/clear` that
+/// starts a session has no `<local-command-stdout>` after it). Built-ins that hand the agent
+/// a task (`/init`, `/review`, `/security-review`, `/pr-comments`) are requests.
+const SESSION_COMMANDS: &[&str] = &[
+    "add-dir",
+    "agents",
+    "bashes",
+    "bug",
+    "clear",
+    "compact",
+    "config",
+    "context",
+    "cost",
+    "doctor",
+    "exit",
+    "export",
+    "feedback",
+    "help",
+    "hooks",
+    "ide",
+    "install-github-app",
+    "login",
+    "logout",
+    "mcp",
+    "memory",
+    "migrate-installer",
+    "model",
+    "output-style",
+    "permissions",
+    "plugin",
+    "plugins",
+    "privacy-settings",
+    "quit",
+    "release-notes",
+    "reset",
+    "resume",
+    "rewind",
+    "sandbox",
+    "settings",
+    "status",
+    "statusline",
+    "terminal-setup",
+    "theme",
+    "todos",
+    "upgrade",
+    "usage",
+    "vim",
+];
+
+/// Whether a typed command line (`/clear`, `/model opus`) is a built-in that acts on the
+/// session ([`SESSION_COMMANDS`]).
+pub(crate) fn is_session_command(line: &str) -> bool {
+    let name = line.trim_start().trim_start_matches('/');
+    let name = name.split_whitespace().next().unwrap_or("");
+    SESSION_COMMANDS.contains(&name)
+}
+
 /// The text between `<name>` and the next `</name>`.
 fn tag<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     let open = format!("<{name}>");
@@ -151,6 +209,10 @@ mod tests {
         assert_eq!(user_words("<command-name>init</command-name>").as_deref(), Some("/init"));
         assert_eq!(user_words("<command-message>x</command-message>"), None);
         assert_eq!(user_words("<local-command-stdout>Set model</local-command-stdout>"), None);
+        assert!(is_session_command("/clear") && is_session_command("/model opus"));
+        assert!(is_session_command("/compact keep the API notes"));
+        assert!(!is_session_command("/review src/") && !is_session_command("/orchestrator create"));
+        assert!(!is_session_command("/init"));
         assert_eq!(user_words("/init").as_deref(), Some("/init"));
     }
 

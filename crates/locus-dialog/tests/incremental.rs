@@ -224,13 +224,19 @@ fn commands_and_queued_prompts_read_in_pieces() {
     let all = memory.requests(&Workspace::new(&[WS]), None, false).unwrap();
     assert_eq!(all.value.requests[1].timestamp.unwrap().to_string(), "2025-11-01T10:02:00.000Z");
 
-    // A local command is withdrawn when its output follows, even in a later read.
+    // A built-in session command is never a request; a local command Locus does not know
+    // is withdrawn when its output follows, even in a later read.
     append(
         &path,
         &user("<command-name>/model</command-name>\n<command-args>opus</command-args>", 4),
     );
-    assert_eq!(texts(&memory), ["Build the parser.", "and the printer", "/model opus"]);
-    append(&path, &user("<local-command-stdout>Set model to opus</local-command-stdout>", 5));
+    assert_eq!(texts(&memory), ["Build the parser.", "and the printer"]);
+    append(
+        &path,
+        &user("<command-name>/newer-builtin</command-name>\n<command-args>x</command-args>", 5),
+    );
+    assert_eq!(texts(&memory), ["Build the parser.", "and the printer", "/newer-builtin x"]);
+    append(&path, &user("<local-command-stdout>Done</local-command-stdout>", 5));
     assert_eq!(texts(&memory), ["Build the parser.", "and the printer"]);
 
     // A prompt command stays once the model answers it.

@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use crate::budget::{DEFAULT_ANSWER_BUDGET, Fitted};
 use crate::envelope::{Envelope, ErrorCode, Meta, ToolError, rfc3339};
 use crate::host::Host;
 use crate::params;
@@ -89,6 +90,9 @@ pub struct Cx {
     /// When the call times out: a tool waiting on a peer (an editor action) stops a little
     /// before it to say which peer did not answer.
     pub deadline: tokio::time::Instant,
+    /// The answer budget in bytes: a tool whose answer grows with its input fits itself into
+    /// it (what still does not fit is cut at the edge, [`crate::budget::fit`]).
+    pub answer_budget: usize,
 }
 
 type Handler =
@@ -186,6 +190,9 @@ pub struct CallOptions {
     pub cancel: CancellationToken,
     /// The request id to report; a fresh one when `None`.
     pub request_id: Option<String>,
+    /// The answer budget in bytes (`--answer-budget`, or the call's own `_meta`);
+    /// [`DEFAULT_ANSWER_BUDGET`] when `None`.
+    pub answer_budget: Option<usize>,
 }
 
 /// What a call produced: the envelope and a readable one-line summary.
@@ -254,11 +261,13 @@ impl Catalogue {
         let started = Instant::now();
         let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         let request_id = options.request_id.unwrap_or_else(next_request_id);
-        let meta = |started: Instant| Meta {
-            request_id: request_id.clone(),
-            tool: name.to_string(),
-            timestamp: rfc3339(since_epoch),
-            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+        let meta = |started: Instant| {
+            Meta::new(
+                request_id.clone(),
+                name.to_string(),
+                rfc3339(since_epoch),
+                started.elapsed().as_secs_f64() * 1000.0,
+            )
         };
         let entry = match self.get(name) {
             Some(e) if e.spec.enabled => e,
@@ -279,6 +288,7 @@ impl Catalogue {
         };
         let editor_context = if entry.captures { capture(host.as_ref()) } else { None };
         let timeout = options.timeout.unwrap_or(entry.spec.timeout);
+        let answer_budget = options.answer_budget.unwrap_or(DEFAULT_ANSWER_BUDGET);
         let cancel = options.cancel.child_token();
         let cx = Cx {
             host: host.clone(),
@@ -286,6 +296,7 @@ impl Catalogue {
             cancel: cancel.clone(),
             editor_context: editor_context.clone(),
             deadline: tokio::time::Instant::now() + timeout,
+            answer_budget,
         };
         // A panic in the tool (a bug) fails this call with E_INTERNAL; the tool's state is
         // its own to keep consistent (locks are not held across a panic's unwinding here).
@@ -314,20 +325,18 @@ impl Catalogue {
         };
         let context =
             editor_context.map(|c| Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone()));
-        match result {
+        let mut outcome = match result {
             Ok((data, summary)) => {
-                let mut envelope = Envelope::success(data, meta(started));
-                envelope.editor_context = context;
-                envelope.debug_context = debug_context;
-                Outcome { envelope, summary }
+                Outcome { envelope: Envelope::success(data, meta(started)), summary }
             }
-            Err(e) => {
-                let mut outcome = failure(e, meta(started));
-                outcome.envelope.editor_context = context;
-                outcome.envelope.debug_context = debug_context;
-                outcome
-            }
+            Err(e) => failure(e, meta(started)),
+        };
+        outcome.envelope.editor_context = context;
+        outcome.envelope.debug_context = debug_context;
+        if crate::budget::fit(&mut outcome.envelope, answer_budget) == Fitted::Refused {
+            outcome.summary = failure_summary(&outcome.envelope);
         }
+        outcome
     }
 }
 
@@ -344,9 +353,13 @@ fn panicked(name: &str, panic: &(dyn std::any::Any + Send)) -> ToolError {
 
 fn failure(e: ToolError, meta: Meta) -> Outcome {
     let envelope = Envelope::failure(e, meta);
-    let err = envelope.error.as_ref().expect("a failure has an error");
-    let summary = format!("{}: {} (hint: {})", err.code, err.message, err.hint);
+    let summary = failure_summary(&envelope);
     Outcome { envelope, summary }
+}
+
+fn failure_summary(envelope: &Envelope) -> String {
+    let err = envelope.error.as_ref().expect("a failure has an error");
+    format!("{}: {} (hint: {})", err.code, err.message, err.hint)
 }
 
 /// The editorContext now; a failure is logged and treated as none.

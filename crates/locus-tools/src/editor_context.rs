@@ -15,8 +15,9 @@ pub fn to_json(ctx: &EditorContext) -> Value {
     let cursor = |c: &Cursor| json!({"line": c.line, "character": c.character});
     let selection = match &ctx.selection {
         Selection::Empty => json!({"isEmpty": true, "text": null, "range": null}),
-        Selection::Text { text, start, end } => {
-            json!({"isEmpty": false, "text": text, "range": {"start": cursor(start), "end": cursor(end)}})
+        Selection::Text { text, length, start, end } => {
+            json!({"isEmpty": false, "text": text, "length": length,
+                   "range": {"start": cursor(start), "end": cursor(end)}})
         }
     };
     let s = &ctx.symbols;

@@ -83,6 +83,55 @@ pub struct Meta {
     pub timestamp: String,
     /// How long the call took, in milliseconds.
     pub duration_ms: f64,
+    /// The envelope's format version: fields are only ever added within one version.
+    pub format_version: u32,
+    /// What was cut to fit the answer budget; absent when nothing was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Cut>,
+}
+
+/// The envelope format this build writes (`meta.formatVersion`).
+pub const FORMAT_VERSION: u32 = 1;
+
+impl Meta {
+    /// The facts of a call to `tool` that started at `timestamp` and took `duration_ms`.
+    pub fn new(request_id: String, tool: String, timestamp: String, duration_ms: f64) -> Meta {
+        Meta { request_id, tool, timestamp, duration_ms, format_version: FORMAT_VERSION, cut: None }
+    }
+}
+
+/// What was cut from an answer to fit the budget (`meta.cut`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cut {
+    /// The budget the answer was fitted to, in bytes.
+    pub budget_bytes: usize,
+    /// The size of the whole answer, in bytes.
+    pub full_bytes: usize,
+    /// The first places cut, in document order.
+    pub places: Vec<CutPlace>,
+    /// Places cut beyond those listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: usize,
+    /// How to get what was cut.
+    pub hint: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One place cut: a string or a list inside `data`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CutPlace {
+    /// A JSON pointer into the envelope (`/data/requests/3/text`).
+    pub at: String,
+    /// How much of it the answer keeps.
+    pub kept: usize,
+    /// How much there was.
+    pub total: usize,
+    /// `characters` or `items`.
+    pub unit: &'static str,
 }
 
 /// The `error` member of a failed envelope.
@@ -145,6 +194,7 @@ codes! {
     AdapterNotFound = "E_ADAPTER_NOT_FOUND", "Install the debug adapter for this language, or name one explicitly";
     NotFound = "E_NOT_FOUND", "Check the name or path; mcp_list_tools lists the tools, and paths are resolved against the workspace";
     Unsupported = "E_UNSUPPORTED", "This is not supported here; mcp_list_tools says what is available";
+    TooLarge = "E_TOO_LARGE", "The answer is over the answer budget even cut down; narrow the call with its parameters, or raise the budget (`locus mcp --answer-budget BYTES`)";
     Internal = "E_INTERNAL", "This is a bug in Locus; retry once, and report it with the request if it persists";
 }
 
@@ -239,9 +289,27 @@ pub fn schema(data: Option<&serde_json::Map<String, Value>>) -> serde_json::Map<
                     "requestId": {"type": "string"},
                     "tool": {"type": "string"},
                     "timestamp": {"type": "string", "description": "When the call started, RFC 3339 in UTC."},
-                    "durationMs": {"type": "number"}
+                    "durationMs": {"type": "number"},
+                    "formatVersion": {"type": "integer", "minimum": 1, "description": "The envelope's format version; fields are only added within one."},
+                    "cut": {
+                        "type": "object",
+                        "description": "What was cut to fit the answer budget, and how to get the rest; absent when nothing was.",
+                        "properties": {
+                            "budgetBytes": {"type": "integer", "minimum": 0},
+                            "fullBytes": {"type": "integer", "minimum": 0},
+                            "places": {"type": "array", "items": {"type": "object", "properties": {
+                                "at": {"type": "string", "description": "A JSON pointer into the envelope."},
+                                "kept": {"type": "integer", "minimum": 0},
+                                "total": {"type": "integer", "minimum": 0},
+                                "unit": {"enum": ["characters", "items"]}
+                            }, "required": ["at", "kept", "total", "unit"]}},
+                            "more": {"type": "integer", "minimum": 0},
+                            "hint": {"type": "string"}
+                        },
+                        "required": ["budgetBytes", "fullBytes", "places", "hint"]
+                    }
                 },
-                "required": ["requestId", "tool", "timestamp", "durationMs"]
+                "required": ["requestId", "tool", "timestamp", "durationMs", "formatVersion"]
             }
         },
         "required": ["ok", "type", "meta"]
@@ -281,22 +349,17 @@ mod tests {
             assert!(code.as_str().starts_with("E_"), "{code}");
             assert!(!code.hint().is_empty(), "{code} has no hint");
         }
-        assert_eq!(ErrorCode::ALL.len(), 12);
+        assert_eq!(ErrorCode::ALL.len(), 13);
     }
 
     #[test]
     fn optional_members_are_omitted_not_null() {
-        let meta = Meta {
-            request_id: "r".into(),
-            tool: "t".into(),
-            timestamp: "x".into(),
-            duration_ms: 0.5,
-        };
+        let meta = Meta::new("r".into(), "t".into(), "x".into(), 0.5);
         let v = Envelope::success(serde_json::json!({}), meta.clone()).to_json();
         assert_eq!(
             v,
             serde_json::json!({"ok": true, "type": "success", "data": {},
-            "meta": {"requestId": "r", "tool": "t", "timestamp": "x", "durationMs": 0.5}})
+            "meta": {"requestId": "r", "tool": "t", "timestamp": "x", "durationMs": 0.5, "formatVersion": 1}})
         );
         let v = Envelope::failure(ToolError::new(ErrorCode::Timeout, "late"), meta).to_json();
         assert_eq!(v["error"]["code"], "E_TIMEOUT");

@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+pub mod budget;
 mod catalogue;
 mod editor_context;
 mod envelope;
@@ -32,7 +33,9 @@ pub mod tools;
 
 pub use catalogue::{CallOptions, Catalogue, Cx, Entry, Outcome, Tool};
 pub use editor_context::to_json as editor_context_json;
-pub use envelope::{Envelope, ErrorBody, ErrorCode, Meta, ToolError, rfc3339};
+pub use envelope::{
+    Cut, CutPlace, Envelope, ErrorBody, ErrorCode, FORMAT_VERSION, Meta, ToolError, rfc3339,
+};
 pub use host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
 pub use spec::{Category, DEFAULT_TIMEOUT, Effect, ParamHint, ToolSpec, WhenToUse};
 pub use tokio_util::sync::CancellationToken;

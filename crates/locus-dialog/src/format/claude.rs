@@ -39,7 +39,7 @@ use serde_json::value::RawValue;
 use crate::format::{Part, parse_parts, words};
 use crate::line::{LineFormat, TimeValue, UnknownKinds, time};
 use crate::model::{Track, Transcript};
-use crate::text::{typed_command, user_words};
+use crate::text::{is_session_command, typed_command, user_words};
 use crate::time::Timestamp;
 
 #[derive(Default)]
@@ -365,8 +365,18 @@ impl Claude {
         {
             return Ok(());
         }
-        let command =
-            parts.iter().any(|p| matches!(p, Part::Text(s) if typed_command(s).is_some()));
+        let typed: Vec<String> = parts
+            .iter()
+            .filter_map(|p| if let Part::Text(s) = p { typed_command(s) } else { None })
+            .collect();
+        // A built-in that acts on the session (`/clear`, `/model`) is never a request, even
+        // when no `<local-command-stdout>` follows it (a session started with `/clear`).
+        if typed.iter().any(|line| is_session_command(line)) {
+            // Its output, when it comes, withdraws nothing: the request before stays.
+            self.command = None;
+            return Ok(());
+        }
+        let command = !typed.is_empty();
         if self.queued.take().is_some_and(|q| q == text) {
             return Ok(());
         }

@@ -2,7 +2,7 @@
 //! They reach the sidecar of a workspace through `mcp::proxy`, or serve the tools in-process.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,6 +24,15 @@ pub struct Target {
     /// Timeout in milliseconds of tools on the default 30 s (tools with their own keep it)
     #[arg(long, value_name = "MS", value_parser = timeout_ms)]
     pub timeout: Option<Duration>,
+    /// The most bytes of JSON an answer may take; larger ones are folded or cut, saying how
+    /// to get the rest [default: 32768]
+    #[arg(long, value_name = "BYTES", value_parser = answer_budget)]
+    pub answer_budget: Option<usize>,
+}
+
+fn answer_budget(v: &str) -> Result<usize, String> {
+    let bytes = v.trim().parse::<usize>().map_err(|_| "expected a whole number of bytes")?;
+    locus_tools::budget::check(bytes)
 }
 
 fn workspace_dir(v: &str) -> Result<PathBuf, String> {
@@ -42,11 +51,30 @@ fn timeout_ms(v: &str) -> Result<Duration, String> {
 
 impl Target {
     fn dir(&self) -> Result<PathBuf, CliError> {
-        match &self.workspace {
-            Some(w) => Ok(w.clone()),
-            None => std::env::current_dir()
-                .map_err(|e| CliError::Io(format!("no current directory: {e}"))),
+        if let Some(w) = &self.workspace {
+            return Ok(w.clone());
         }
+        let cwd = std::env::current_dir()
+            .map_err(|e| CliError::Io(format!("no current directory: {e}")))?;
+        let listed = std::env::var("WORKSPACE_FOLDER_PATHS").ok();
+        Ok(workspace_of(cwd, std::env::home_dir().as_deref(), listed.as_deref()))
+    }
+}
+
+/// The workspace of a process started in `cwd`: `cwd` itself, unless it is `/` or the home
+/// folder and the client named its workspace folders in `WORKSPACE_FOLDER_PATHS` (Cursor
+/// starts stdio servers from `/` and lists the open folders there, comma-separated): then the
+/// first of those that is a folder.
+fn workspace_of(cwd: PathBuf, home: Option<&Path>, listed: Option<&str>) -> PathBuf {
+    let nowhere = cwd == Path::new("/") || home.is_some_and(|h| cwd == h);
+    let named = listed
+        .into_iter()
+        .flat_map(|l| l.split(','))
+        .map(|p| PathBuf::from(p.trim()))
+        .find(|p| p.is_absolute() && p.is_dir());
+    match named {
+        Some(folder) if nowhere => folder,
+        _ => cwd,
     }
 }
 
@@ -90,7 +118,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 /// `locus mcp`: MCP on stdio, forwarded to the sidecar of the workspace or served in-process.
 pub fn mcp(target: &Target) -> Result<(), CliError> {
     let dir = target.dir()?;
-    let proxy = Proxy::new(dir, target.timeout);
+    let proxy = Proxy::new(dir, target.timeout, target.answer_budget);
     runtime()?.block_on(proxy::serve_stdio(proxy)).map_err(CliError::Io)
 }
 
@@ -108,8 +136,7 @@ pub fn call(args: &CallArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let target = &args.target;
     let dir = target.dir()?;
-    let envelope =
-        runtime()?.block_on(call_anywhere(catalogue, &dir, tool, json_args, target.timeout));
+    let envelope = runtime()?.block_on(call_anywhere(catalogue, &dir, tool, json_args, target));
     let mut text = serde_json::to_string_pretty(&envelope).expect("JSON serializes");
     text.push('\n');
     out.write_all(text.as_bytes()).map_err(io_err)?;
@@ -172,26 +199,32 @@ pub fn envelope_of(
 ) -> Result<Value, CliError> {
     let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
     let dir = target.dir()?;
-    Ok(runtime()?.block_on(call_anywhere(catalogue, &dir, tool, args, target.timeout)))
+    Ok(runtime()?.block_on(call_anywhere(catalogue, &dir, tool, args, target)))
 }
 
 /// Calls a tool on the sidecar serving `dir`, or in-process when none does (or it cannot be
 /// reached); returns the envelope.
 async fn call_anywhere(
     catalogue: Arc<Catalogue>,
-    dir: &std::path::Path,
+    dir: &Path,
     tool: &str,
     args: Map<String, Value>,
-    timeout: Option<Duration>,
+    target: &Target,
 ) -> Value {
+    let timeout = target.timeout;
     if let Some(record) = proxy::find(dir) {
         match proxy::connect(&record, "locus-call").await {
             Ok(up) => {
                 let mut request = CallToolRequestParams::new(tool.to_string());
                 request.arguments = Some(args.clone());
+                let mut meta = Map::new();
                 if let Some(t) = timeout {
-                    let mut meta = Map::new();
                     meta.insert(TIMEOUT_META.into(), json!(t.as_millis() as u64));
+                }
+                if let Some(bytes) = target.answer_budget {
+                    meta.insert(locus_tools::budget::BUDGET_META.into(), json!(bytes));
+                }
+                if !meta.is_empty() {
                     request.meta =
                         Some(rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta)));
                 }
@@ -250,9 +283,11 @@ async fn call_anywhere(
     // `--timeout` replaces the catalogue's default here too (docs/reference/envelope.md).
     let options = CallOptions {
         timeout: effective_timeout(&catalogue, tool, None, timeout),
+        answer_budget: target.answer_budget,
         ..CallOptions::default()
     };
-    let server = LocusServer::new(catalogue, host, timeout);
+    let server =
+        LocusServer::new(catalogue, host, timeout).with_answer_budget(target.answer_budget);
     server.call(tool, Value::Object(args), options).await.envelope.to_json()
 }
 
@@ -324,4 +359,24 @@ pub fn status(out: &mut dyn Write) -> Result<(), CliError> {
     let mut text = lines.join("\n");
     text.push('\n');
     out.write_all(text.as_bytes()).map_err(io_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_started_from_root_takes_its_first_workspace_folder() {
+        let project = std::env::temp_dir();
+        let listed = format!("/no/such/folder,{}", project.display());
+        let home = Path::new("/home/ada");
+        assert_eq!(workspace_of("/".into(), Some(home), Some(&listed)), project);
+        assert_eq!(workspace_of(home.into(), Some(home), Some(&listed)), project);
+        // Started in a project, that project wins; no list, the working directory stays.
+        assert_eq!(
+            workspace_of("/srv/app".into(), Some(home), Some(&listed)),
+            Path::new("/srv/app")
+        );
+        assert_eq!(workspace_of("/".into(), Some(home), None), Path::new("/"));
+    }
 }

@@ -44,12 +44,22 @@ pub struct Record {
     pub last_active_ms: u64,
 }
 
-/// The directory discovery files live in: `$XDG_RUNTIME_DIR/locus`, else the user's cache
-/// directory (`$XDG_CACHE_HOME/locus`, `~/.cache/locus`), else the system temp dir.
+/// The directory discovery files live in: `$XDG_RUNTIME_DIR/locus`, else the user's runtime
+/// directory that systemd makes (`/run/user/<uid>/locus`: Codex starts MCP servers without
+/// `XDG_RUNTIME_DIR`, and must still find an editor started in the desktop session), else the
+/// user's cache directory (`$XDG_CACHE_HOME/locus`, `~/.cache/locus`), else the system temp
+/// dir.
 pub fn dir() -> PathBuf {
+    use std::os::unix::fs::MetadataExt;
     let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(runtime) = nonempty("XDG_RUNTIME_DIR") {
         return runtime.join("locus");
+    }
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let session = PathBuf::from(format!("/run/user/{uid}"));
+    if fs::metadata(&session).is_ok_and(|m| m.is_dir() && m.uid() == uid) {
+        return session.join("locus");
     }
     if let Some(cache) = nonempty("XDG_CACHE_HOME") {
         return cache.join("locus");
@@ -57,8 +67,6 @@ pub fn dir() -> PathBuf {
     if let Some(home) = nonempty("HOME") {
         return home.join(".cache").join("locus");
     }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
     std::env::temp_dir().join(format!("locus-{uid}"))
 }
 

@@ -28,12 +28,12 @@ use rmcp::service::{RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::discovery::{self, Record};
 use super::server::{
-    LocusServer, TIMEOUT_META, custom_request_error, effective_timeout, mcp_result,
-    requested_timeout, server_config, with_progress,
+    BUDGET_META, LocusServer, TIMEOUT_META, answer_budget, custom_request_error, effective_timeout,
+    mcp_result, requested_timeout, server_config, with_progress,
 };
 
 /// How often a forwarded call checks that its sidecar still lives.
@@ -124,6 +124,8 @@ struct Inner {
     catalogue: Arc<locus_tools::Catalogue>,
     workspace: PathBuf,
     timeout: Option<Duration>,
+    /// `--answer-budget`, forwarded with every call.
+    answer_budget: Option<usize>,
     upstream: tokio::sync::Mutex<Option<Arc<Upstream>>>,
     /// The in-process host, whose symbol index (if a call started one) is saved at the end.
     host: Arc<dyn Host>,
@@ -131,16 +133,24 @@ struct Inner {
 
 impl Proxy {
     /// Serves the workspace holding `workspace`; `timeout` (`--timeout`) replaces the default
-    /// timeout of tools that have none of their own.
-    pub fn new(workspace: PathBuf, timeout: Option<Duration>) -> Proxy {
+    /// timeout of tools that have none of their own, and `answer_budget` (`--answer-budget`)
+    /// the default budget, here and on the sidecar (by each call's `_meta`).
+    pub fn new(
+        workspace: PathBuf,
+        timeout: Option<Duration>,
+        answer_budget: Option<usize>,
+    ) -> Proxy {
         let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
         let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(workspace.clone()));
+        let local = LocusServer::new(catalogue.clone(), host.clone(), timeout)
+            .with_answer_budget(answer_budget);
         Proxy {
             inner: Arc::new(Inner {
-                local: LocusServer::new(catalogue.clone(), host.clone(), timeout),
+                local,
                 catalogue,
                 workspace,
                 timeout,
+                answer_budget,
                 upstream: Default::default(),
                 host,
             }),
@@ -209,13 +219,18 @@ impl Proxy {
         up: &Arc<Upstream>,
         mut request: CallToolRequestParams,
         timeout: Option<Duration>,
+        answer_budget: usize,
     ) -> Result<CallToolResult, String> {
-        if let Some(t) = timeout {
+        let mut meta = |key: &str, value: Value| {
             let meta = request
                 .meta
                 .get_or_insert_with(|| RequestMetaObject(MetaObject(Default::default())));
-            meta.0.0.insert(TIMEOUT_META.into(), json!(t.as_millis() as u64));
+            meta.0.0.entry(key.to_string()).or_insert(value);
+        };
+        if let Some(t) = timeout {
+            meta(TIMEOUT_META, json!(t.as_millis() as u64));
         }
+        meta(BUDGET_META, json!(answer_budget));
         up.client.peer().call_tool(request).await.map_err(|e| e.to_string())
     }
 }
@@ -276,7 +291,8 @@ impl ServerHandler for Proxy {
             let pid = up.record.pid;
             // Dropping the forwarded call (on cancellation) sends notifications/cancelled on.
             let own = effective_timeout(&self.inner.catalogue, &name, asked, self.inner.timeout);
-            let forwarded = Self::forward(&up, request, own);
+            let budget = answer_budget(&request, &context, self.inner.answer_budget);
+            let forwarded = Self::forward(&up, request, own, budget);
             let watched = tokio::select! {
                 _ = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
                 w = with_progress(&context, &name, watch(pid, deadline, forwarded)) => w,
@@ -404,12 +420,12 @@ fn failure(tool: &str, error: ToolError, started: Instant) -> Outcome {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let since_epoch =
         SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default() - started.elapsed();
-    let meta = Meta {
-        request_id: format!("mcp-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)),
-        tool: tool.to_string(),
-        timestamp: locus_tools::rfc3339(since_epoch),
-        duration_ms: started.elapsed().as_secs_f64() * 1000.0,
-    };
+    let meta = Meta::new(
+        format!("mcp-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)),
+        tool.to_string(),
+        locus_tools::rfc3339(since_epoch),
+        started.elapsed().as_secs_f64() * 1000.0,
+    );
     let envelope = Envelope::failure(error, meta);
     let summary = summary_of(&envelope);
     Outcome { envelope, summary }
@@ -451,13 +467,13 @@ pub async fn serve_stdio(proxy: Proxy) -> Result<(), String> {
 /// The answer to a line of stdin that rmcp cannot read but that names a request (an `id` and
 /// a `method`): invalid params (-32602) for a method MCP defines, invalid request (-32600)
 /// otherwise; `None` for lines rmcp reads, or that carry no id (rmcp answers those itself).
-pub fn screen(line: &str) -> Option<serde_json::Value> {
+pub fn screen(line: &str) -> Option<Value> {
     if serde_json::from_str::<rmcp::model::ClientJsonRpcMessage>(line).is_ok() {
         return None;
     }
-    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let value: Value = serde_json::from_str(line).ok()?;
     let id = value.get("id").filter(|id| id.is_string() || id.is_number())?;
-    let method = value.get("method").and_then(serde_json::Value::as_str)?;
+    let method = value.get("method").and_then(Value::as_str)?;
     let params = value.get("params").cloned();
     let request = CustomRequest::new(method, params);
     let error = custom_request_error(&request);

@@ -19,6 +19,8 @@ use serde_json::{Map, Value, json};
 /// `locus mcp --timeout` forwards its value with it.
 pub const TIMEOUT_META: &str = "locus/timeoutMs";
 
+pub use locus_tools::budget::BUDGET_META;
+
 /// How often a call that is still running tells a client that asked for progress
 /// (docs/reference/envelope.md; some clients give up after 60 s of silence).
 /// `LOCUS_MCP_PROGRESS_MS` changes it (tests).
@@ -35,6 +37,7 @@ pub struct LocusServer {
     catalogue: Arc<Catalogue>,
     host: Arc<dyn Host>,
     timeout: Option<Duration>,
+    answer_budget: Option<usize>,
 }
 
 impl LocusServer {
@@ -45,7 +48,14 @@ impl LocusServer {
         host: Arc<dyn Host>,
         timeout: Option<Duration>,
     ) -> LocusServer {
-        LocusServer { catalogue, host, timeout }
+        LocusServer { catalogue, host, timeout, answer_budget: None }
+    }
+
+    /// Fits answers into `bytes` (`--answer-budget`) instead of the default budget; a call's
+    /// own `_meta` value still wins.
+    pub fn with_answer_budget(mut self, bytes: Option<usize>) -> LocusServer {
+        self.answer_budget = bytes;
+        self
     }
 
     /// Runs one tool call (shared by MCP and `locus call`).
@@ -93,13 +103,19 @@ pub fn mcp_tool(entry: &Entry) -> Tool {
     tool
 }
 
-/// The MCP result of an outcome: the envelope as `structuredContent`, the summary as text.
+/// The MCP result of an outcome: the envelope as `structuredContent`; the summary and the
+/// envelope as text.
 pub fn mcp_result(outcome: Outcome) -> CallToolResult {
     let ok = outcome.envelope.ok;
     let mut result =
         if ok { CallToolResult::success(vec![]) } else { CallToolResult::error(vec![]) };
-    result.content = vec![ContentBlock::text(outcome.summary)];
-    result.structured_content = Some(outcome.envelope.to_json());
+    // The summary first, for people reading a client's log; then the envelope as JSON text,
+    // for the clients that show their model `content` and never `structuredContent` (Gemini
+    // CLI), as MCP asks of a tool that answers structured content.
+    let envelope = outcome.envelope.to_json();
+    result.content =
+        vec![ContentBlock::text(outcome.summary), ContentBlock::text(envelope.to_string())];
+    result.structured_content = Some(envelope);
     result
 }
 
@@ -200,6 +216,31 @@ pub fn requested_timeout(
         .map(Duration::from_millis)
 }
 
+/// The answer budget a `tools/call` asks for in its `_meta` ([`BUDGET_META`]), raised to the
+/// smallest one Locus keeps.
+pub fn requested_budget(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<usize> {
+    let from = |meta: &RequestMetaObject| meta.0.0.get(BUDGET_META).and_then(Value::as_u64);
+    let bytes = from(&context.meta).or_else(|| request.meta.as_ref().and_then(from))?;
+    Some(usize::try_from(bytes).unwrap_or(usize::MAX).max(locus_tools::budget::MIN_ANSWER_BUDGET))
+}
+
+/// The budget of a call: its own `_meta` value, else `--answer-budget`, else what the client
+/// that asked passes whole to its model ([`locus_tools::budget::for_client`]).
+pub fn answer_budget(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+    configured: Option<usize>,
+) -> usize {
+    requested_budget(request, context).or(configured).unwrap_or_else(|| {
+        let client = context.peer.peer_info();
+        let name = client.as_ref().map_or("", |c| c.client_info.name.as_str());
+        locus_tools::budget::for_client(name)
+    })
+}
+
 /// Runs `call`; when the client gave a `progressToken`, sends `notifications/progress` every
 /// few seconds while it runs (the progress is the seconds waited so far; no total is known),
 /// so that long waits (a breakpoint, a test, the user answering the editor) are not silence.
@@ -262,6 +303,7 @@ impl ServerHandler for LocusServer {
             ),
             cancel: context.ct.clone(),
             request_id: None,
+            answer_budget: Some(answer_budget(&request, &context, self.answer_budget)),
         };
         let name = request.name.to_string();
         let outcome = with_progress(&context, &name, self.call(&name, args, options)).await;

@@ -1,0 +1,221 @@
+"""The real Claude Code (the pinned `@anthropic-ai/claude-code`) with Locus, offline.
+
+Claude Code runs for real with Locus added the way docs/agents.md says (`claude mcp add locus
+-- locus mcp`), pointed at a local stand-in for the Messages API (`ANTHROPIC_BASE_URL`) that
+scripts the model's tool calls and records every request (tests/e2e/agents/model_stub.py).
+The assertions are on what the model would see: the tool results in the recorded requests.
+
+Claude Code defers MCP tools: the model sees their names only, and finds a tool with the
+ToolSearch tool by keyword before it can call it. It stores a tool answer over its limit in a
+file and shows the model a 2 KB preview instead; Locus's answers must fit below it.
+
+Needs the agent CLIs (scripts/install-agent-clis.sh), Neovim and tmux
+(scripts/install-test-peers.sh), debugpy, and the `locus` binary; a missing peer fails.
+"""
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agents_common import Anthropic, agent_bin, agent_env, decode_result, run_agent
+from nvim_common import PY, nvim_bin, nvim_env, workspace
+
+# What Claude Code passes its model whole (measured: 39 KB arrived whole, 49 KB did not).
+CLAUDE_CODE_LIMIT = 39 * 1024
+
+
+def claude(work: Path, stub: Anthropic, prompt: str, **env_extra: str):
+    """`claude mcp add locus -- locus mcp` (the docs' snippet), then one prompt in print mode
+    with Locus's tools allowed."""
+    env = agent_env(
+        work,
+        work / "home",
+        ANTHROPIC_BASE_URL=stub.url,
+        ANTHROPIC_API_KEY="sk-locus-test",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        DISABLE_AUTOUPDATER="1",
+        **env_extra,
+    )
+    cli = agent_bin("claude")
+    run_agent([cli, "mcp", "add", "locus", "--", "locus", "mcp"], work, env)
+    done = run_agent([cli, "-p", prompt, "--allowedTools", "mcp__locus__*"], work, env)
+    # Claude Code's schema validator warns about every schema keyword it does not know.
+    assert "schema" not in done.stderr, done.stderr
+    return done
+
+
+def envelope_of(stub: Anthropic, step: int) -> dict:
+    """The envelope the model was sent for the script's `step`-th call."""
+    result = decode_result(stub.result_of(step))
+    assert isinstance(result, dict), f"the model got no envelope but: {str(result)[:2000]}"
+    return result
+
+
+def big_python(classes: int) -> str:
+    """Ten lines a class: a class of three methods and a function."""
+    return "".join(
+        f"class Service{i}:\n    def find(self, key):\n        return key\n    def save(self, item):\n"
+        f"        pass\n    def drop(self):\n        pass\n\ndef helper{i}(a):\n    return a\n"
+        for i in range(classes)
+    )
+
+
+def test_the_model_finds_locus_tools_by_keyword(tmp_path):
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    wanted = {
+        "cursor": "editor_get_context",
+        "selection": "editor_get_context",
+        "outline": "symbol_outline",
+        "symbol": "symbol_search",
+        "breakpoint": "breakpoint_set",
+        "debug": "debug_start",
+        "rename": "symbol_rename",
+    }
+    script = [{"tool": "ToolSearch", "args": {"query": q}} for q in wanted] + [{"text": "found"}]
+    with Anthropic(script) as stub:
+        claude(work, stub, "which tools can see my editor?")
+        first = stub.conversation()[0]
+        system = json.dumps(first.get("system")) + json.dumps(first["messages"])
+        assert "mcp__locus__editor_get_context" in system, "the model is not told Locus's tools exist"
+        problems = []
+        for step, (query, tool) in enumerate(wanted.items()):
+            found = stub.result_of(step)
+            names = [b.get("tool_name") for b in found if isinstance(b, dict)] if isinstance(found, list) else []
+            if f"mcp__locus__{tool}" not in names:
+                problems.append(f"`{query}` finds {names}, not {tool}")
+        assert not problems, "\n".join(problems)
+
+
+def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
+    """Neovim with the Locus plugin in a real tmux; the cursor moved by real keys; Claude Code
+    started in the pane beside it. The model sees Neovim's file and cursor."""
+    from test_nvim_tmux import INIT, Tmux, wait_for
+
+    nvim = nvim_bin()
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
+    (work / "run").mkdir()
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=str(work / "run"), HOME=str(work))
+    env.pop("TMUX", None)
+    env.pop("TMUX_PANE", None)
+    script = [{"tool": "mcp__locus__editor_get_context", "args": {}}, {"text": "you are in greet"}]
+    with Anthropic(script) as stub:
+        agent = agent_env(
+            work, work / "home", ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY="sk-locus-test",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1",
+            XDG_RUNTIME_DIR=str(work / "run"),
+        )
+        cli = agent_bin("claude")
+        run_agent([cli, "mcp", "add", "locus", "--", "locus", "mcp"], work, agent)
+        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+        (work / "agent.sh").write_text(
+            exports + f"{cli} -p 'where am I?' --allowedTools 'mcp__locus__*' > agent.out 2>&1\necho $? > agent.done\n"
+        )
+        tmux = Tmux(work, env)
+        try:
+            tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")
+            nvim_pane = tmux.panes()[0].split()[0]
+            wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim_pane), detail=lambda: tmux.capture(nvim_pane))
+            tmux.type("3G08l")
+            wait_for("the statusline to show greet", lambda: "[Class:Greeter > Method:greet]" in tmux.capture(nvim_pane))
+            tmux.type("\x02\"")
+            wait_for("a second pane", lambda: len(tmux.panes()) == 2)
+            tmux.type("sh agent.sh\r")
+            done = work / "agent.done"
+            wait_for("Claude Code to finish", done.exists, timeout=180, detail=lambda: (work / "agent.out").read_text() if (work / "agent.out").exists() else "")
+            assert done.read_text().strip() == "0", (work / "agent.out").read_text()
+        finally:
+            tmux.stop()
+        envelope = envelope_of(stub, 0)
+    ctx = envelope.get("editorContext")
+    assert ctx, f"no editorContext reached the model: {envelope}"
+    assert ctx["file"]["path"] == str(work / "greeter.py")
+    assert ctx["cursor"] == {"line": 3, "character": 9}
+    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+
+
+def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):
+    work = workspace(tmp_path.resolve(), {"services.py": big_python(1_000)})
+    script = [
+        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py"}},
+        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py", "range": {"start": 11, "end": 17}}},
+        {"text": "outlined"},
+    ]
+    with Anthropic(script) as stub:
+        claude(work, stub, "outline services.py")
+        raw = stub.result_of(0)
+        first = envelope_of(stub, 0)
+        unfolded = envelope_of(stub, 1)
+    size = len(raw if isinstance(raw, str) else json.dumps(raw))
+    assert size <= CLAUDE_CODE_LIMIT, f"{size} bytes: Claude Code shows the model a preview only"
+    data = first["data"]
+    assert data["totalInDocument"] == 8_000
+    assert "`range`" in data["cut"], data["cut"]
+    assert data["symbols"][2] == {**data["symbols"][2], "name": "Service1", "folded": 5}
+    assert data["nextOffset"] > 0
+    methods = [m["name"] for m in unfolded["data"]["symbols"][0]["children"]]
+    assert methods == ["find", "save", "drop"]
+
+
+def test_symbol_search_reaches_the_model(tmp_path):
+    work = workspace(tmp_path.resolve(), {"services.py": big_python(50), "greeter.py": PY})
+    script = [{"tool": "mcp__locus__symbol_search", "args": {"query": "Greeter"}}, {"text": "found"}]
+    with Anthropic(script) as stub:
+        claude(work, stub, "where is Greeter defined?")
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True, envelope
+    found = json.dumps(envelope["data"])
+    assert "greeter.py" in found and "Greeter" in found
+
+
+PROGRAM = textwrap.dedent('''\
+    class Cart:
+        def __init__(self, items):
+            self.items = items
+
+        def total(self):
+            acc = 0
+            for item in self.items:
+                acc += item
+            return acc
+
+
+    print(Cart([3, 4, 5]).total())
+''')
+
+
+def test_a_debug_session_driven_by_the_model(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("debugpy") is None:
+        pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+    work = workspace(tmp_path.resolve(), {"cart.py": PROGRAM})
+    script = [
+        {"tool": "mcp__locus__breakpoint_set", "args": {"path": "cart.py", "line": 9}},
+        {"tool": "mcp__locus__debug_start", "args": {"program": "cart.py"}},
+        {"tool": "mcp__locus__debug_wait_for_stop", "args": {"timeoutMs": 30000}},
+        {"tool": "mcp__locus__expression_evaluate", "args": {"expression": "acc * 10"}},
+        {"tool": "mcp__locus__debug_stop", "args": {}},
+        {"text": "acc is 12"},
+    ]
+    with Anthropic(script) as stub:
+        claude(work, stub, "debug cart.py and tell me acc at the return")
+        envelopes = [envelope_of(stub, i) for i in range(5)]
+    assert all(e["ok"] for e in envelopes), [e.get("error") for e in envelopes]
+    stop = envelopes[2]["data"]
+    assert stop["reason"] == "breakpoint", stop
+    assert json.dumps(stop).count("cart.py") >= 1
+    assert envelopes[3]["data"]["result"] == "120", envelopes[3]["data"]
+
+
+def test_the_model_recalls_the_first_request(tmp_path):
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    prompt = "Rename Greeter to Welcomer everywhere, then run the tests"
+    script = [{"tool": "mcp__locus__dialog_get_first_request", "args": {}}, {"text": "recalled"}]
+    with Anthropic(script) as stub:
+        claude(work, stub, prompt)
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True, envelope
+    assert prompt in json.dumps(envelope["data"]), envelope["data"]

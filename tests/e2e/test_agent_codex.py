@@ -1,0 +1,272 @@
+"""The real Codex CLI (the pinned `@openai/codex`) with Locus, offline.
+
+`codex exec` runs for real with Locus added the way docs/agents.md says (`codex mcp add locus
+-- locus mcp`, then `env_vars` and, for `codex exec`, `default_tools_approval_mode` under
+`[mcp_servers.locus]`), its model provider pointed at a
+local stand-in for the Responses API that scripts the model's tool calls and records every
+request (tests/e2e/agents/model_stub.py). The assertions are on what the model would see: the
+tool results in the recorded requests.
+
+Codex declares an MCP server's tools to the model up front, as the namespace `mcp__locus`; for
+a model it knows (gpt-5.5) it defers them instead, and the model finds them with its
+`tool_search`. It shows the model a tool's `structuredContent` (Locus's envelope) after a `Wall
+time` line, and cuts an output over its limit to the head and the tail; Locus's answers must
+fit below it. It starts MCP servers with a few variables of its environment only (HOME, PATH,
+USER, TERM, ...): `env_vars` passes on XDG_RUNTIME_DIR, where the editors' discovery files are.
+With `approval_policy = "never"` it refuses the tools whose annotations say they change
+something (`destructiveHint`: debug_stop, symbol_rename, ...) unless the server's tools are
+approved by default.
+
+Needs the agent CLIs (scripts/install-agent-clis.sh), Neovim and tmux
+(scripts/install-test-peers.sh), debugpy, and the `locus` binary; a missing peer fails.
+"""
+
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from agents_common import OpenAIResponses, agent_bin, agent_env, run_agent
+from nvim_common import PY, nvim_bin, nvim_env, workspace
+from test_agent_claude import PROGRAM, big_python
+
+# What Codex passes its model whole for a model it has no metadata for (measured: an output
+# of 11,937 characters arrived whole; a longer one arrives as 6,000 characters of its head,
+# the marker `…N tokens truncated…` and 6,000 of its tail).
+CODEX_LIMIT = 11_937
+TRUNCATED = re.compile(r"…\d+ tokens truncated…")
+
+# A model name Codex has no metadata for: it declares MCP tools up front.
+UNKNOWN_MODEL = "locus-stub-model"
+
+# What docs/agents.md adds under `[mcp_servers.locus]`: the variables Codex passes on to
+# `locus mcp`, and no approval asked (`codex exec` has no one to ask).
+LOCUS_TABLE = {"env_vars": ["XDG_RUNTIME_DIR", "CODEX_HOME"], "default_tools_approval_mode": "approve"}
+
+
+def provider_config(stub: OpenAIResponses, model: str) -> str:
+    """`~/.codex/config.toml` before Locus is added: the stub as the model provider, no
+    approvals (`codex exec` has no one to ask), nothing sent anywhere else."""
+    return f'''model = "{model}"
+model_provider = "stub"
+approval_policy = "never"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[model_providers.stub]
+name = "Stub"
+base_url = "{stub.url}/v1"
+wire_api = "responses"
+env_key = "STUB_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+'''
+
+
+def setup_codex(work: Path, stub: OpenAIResponses, model: str = UNKNOWN_MODEL, **env_extra: str) -> tuple[str, dict]:
+    """The Codex CLI and its environment, with Locus added as the docs say: `codex mcp add
+    locus -- locus mcp`, then the docs' lines under the table it wrote."""
+    home = work / "home"
+    env = agent_env(work, home, STUB_API_KEY="sk-locus-test", **env_extra)
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(provider_config(stub, model))
+    cli = agent_bin("codex")
+    run_agent([cli, "mcp", "add", "locus", "--", "locus", "mcp"], work, env)
+    with config.open("a") as f:
+        f.writelines(f"{key} = {json.dumps(value)}\n" for key, value in LOCUS_TABLE.items())
+    locus = tomllib.loads(config.read_text())["mcp_servers"]["locus"]
+    assert locus == {"command": "locus", "args": ["mcp"], **LOCUS_TABLE}, locus
+    return cli, env
+
+
+def exec_argv(cli: str, prompt: str, ephemeral: bool = True) -> list[str]:
+    return [cli, "exec", "--json", "--skip-git-repo-check", *(["--ephemeral"] if ephemeral else []), prompt]
+
+
+def codex(work: Path, stub: OpenAIResponses, prompt: str, model: str = UNKNOWN_MODEL, ephemeral: bool = True):
+    """One prompt through `codex exec`, Locus added as the docs say."""
+    cli, env = setup_codex(work, stub, model)
+    done = run_agent(exec_argv(cli, prompt, ephemeral), work, env)
+    # Codex converts each tool's input schema to its own; what it cannot, it warns about.
+    assert not re.search(r"schema|unknown format", done.stderr, re.I), done.stderr
+    return done
+
+
+def envelope_of(stub: OpenAIResponses, step: int) -> dict:
+    """The envelope the model was sent for the script's `step`-th call: Codex sends a `Wall
+    time` line, `Output:`, then the tool's `structuredContent`."""
+    seen = stub.result_of(step)
+    assert isinstance(seen, str), f"the model got no text but: {str(seen)[:2000]}"
+    head, sep, body = seen.partition("Output:\n")
+    assert sep and head.startswith("Wall time:"), f"not what Codex shows of a tool result: {seen[:2000]}"
+    try:
+        envelope = json.loads(body)
+    except json.JSONDecodeError:
+        pytest.fail(f"the model got no envelope but: {seen[:2000]}")
+    assert isinstance(envelope, dict), envelope
+    return envelope
+
+
+WANTED = {
+    "cursor": "editor_get_context",
+    "selection": "editor_get_context",
+    "outline": "symbol_outline",
+    "symbol": "symbol_search",
+    "breakpoint": "breakpoint_set",
+    "debug": "debug_start",
+    "rename": "symbol_rename",
+}
+
+
+def test_the_model_is_offered_locus_tools(tmp_path):
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    with OpenAIResponses([{"text": "found"}]) as stub:
+        codex(work, stub, "which tools can see my editor?")
+        first = stub.conversation()[0]
+    namespaces = {t["name"]: t for t in first["tools"] if t.get("type") == "namespace"}
+    assert "mcp__locus" in namespaces, [t.get("name") for t in first["tools"]]
+    tools = {t["name"]: t for t in namespaces["mcp__locus"]["tools"]}
+    missing = set(WANTED.values()) - set(tools)
+    assert not missing, f"not offered: {missing}; offered: {sorted(tools)}"
+    assert tools["symbol_outline"]["parameters"]["properties"]["path"], tools["symbol_outline"]
+
+
+def test_the_model_finds_locus_tools_by_keyword(tmp_path):
+    """With a model Codex knows, MCP tools are deferred: the model searches for them."""
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    script = [{"tool_search": q} for q in WANTED] + [{"tool": "mcp__locus__symbol_outline", "args": {"path": "greeter.py"}}, {"text": "found"}]
+    with OpenAIResponses(script) as stub:
+        codex(work, stub, "which tools can see my editor?", model="gpt-5.5")
+        first = stub.conversation()[0]
+        assert not [t for t in first["tools"] if t.get("name") == "mcp__locus"], "Locus's tools were not deferred"
+        problems = []
+        for step, (query, tool) in enumerate(WANTED.items()):
+            found = stub.result_of(step)
+            names = [f["name"] for ns in found or [] if ns.get("name") == "mcp__locus" for f in ns.get("tools", [])]
+            if tool not in names:
+                problems.append(f"`{query}` finds {names}, not {tool}")
+        assert not problems, "\n".join(problems)
+        outline = envelope_of(stub, len(WANTED))
+    assert outline["ok"] is True, outline
+
+
+def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
+    """Neovim with the Locus plugin in a real tmux; the cursor moved by real keys; `codex exec`
+    started in the pane beside it. The model sees Neovim's file and cursor."""
+    from test_nvim_tmux import INIT, Tmux, wait_for
+
+    nvim = nvim_bin()
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
+    (work / "run").mkdir()
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=str(work / "run"), HOME=str(work))
+    env.pop("TMUX", None)
+    env.pop("TMUX_PANE", None)
+    script = [{"tool": "mcp__locus__editor_get_context", "args": {}}, {"text": "you are in greet"}]
+    with OpenAIResponses(script) as stub:
+        cli, agent = setup_codex(work, stub, XDG_RUNTIME_DIR=str(work / "run"))
+        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+        argv = " ".join(f"'{a}'" for a in exec_argv(cli, "where am I?"))
+        (work / "agent.sh").write_text(exports + f"{argv} < /dev/null > agent.out 2>&1\necho $? > agent.done\n")
+        tmux = Tmux(work, env)
+        try:
+            tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")
+            nvim_pane = tmux.panes()[0].split()[0]
+            wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim_pane), detail=lambda: tmux.capture(nvim_pane))
+            tmux.type("3G08l")
+            wait_for("the statusline to show greet", lambda: "[Class:Greeter > Method:greet]" in tmux.capture(nvim_pane))
+            tmux.type("\x02\"")
+            wait_for("a second pane", lambda: len(tmux.panes()) == 2)
+            tmux.type("sh agent.sh\r")
+            done = work / "agent.done"
+            wait_for("Codex to finish", done.exists, timeout=180, detail=lambda: (work / "agent.out").read_text() if (work / "agent.out").exists() else "")
+            assert done.read_text().strip() == "0", (work / "agent.out").read_text()
+        finally:
+            tmux.stop()
+        envelope = envelope_of(stub, 0)
+    ctx = envelope.get("editorContext")
+    assert ctx, f"no editorContext reached the model: {envelope}"
+    assert ctx["file"]["path"] == str(work / "greeter.py")
+    assert ctx["cursor"] == {"line": 3, "character": 9}
+    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+
+
+def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):
+    work = workspace(tmp_path.resolve(), {"services.py": big_python(1_000)})
+    script = [
+        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py"}},
+        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py", "range": {"start": 11, "end": 17}}},
+        {"text": "outlined"},
+    ]
+    with OpenAIResponses(script) as stub:
+        codex(work, stub, "outline services.py")
+        raw = stub.result_of(0)
+        assert not TRUNCATED.search(raw), f"Codex cut the answer: {raw[5_900:6_100]}"
+        first = envelope_of(stub, 0)
+        unfolded = envelope_of(stub, 1)
+    assert len(raw) <= CODEX_LIMIT, f"{len(raw)} characters: Codex shows the model the head and the tail only"
+    data = first["data"]
+    assert data["totalInDocument"] == 8_000
+    assert "`range`" in data["cut"], data["cut"]
+    assert data["symbols"][2] == {**data["symbols"][2], "name": "Service1", "folded": 5}
+    assert data["nextOffset"] > 0
+    methods = [m["name"] for m in unfolded["data"]["symbols"][0]["children"]]
+    assert methods == ["find", "save", "drop"]
+
+
+def test_symbol_search_reaches_the_model(tmp_path):
+    work = workspace(tmp_path.resolve(), {"services.py": big_python(50), "greeter.py": PY})
+    script = [{"tool": "mcp__locus__symbol_search", "args": {"query": "Greeter"}}, {"text": "found"}]
+    with OpenAIResponses(script) as stub:
+        codex(work, stub, "where is Greeter defined?")
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True, envelope
+    found = json.dumps(envelope["data"])
+    assert "greeter.py" in found and "Greeter" in found
+
+
+def test_a_debug_session_driven_by_the_model(tmp_path):
+    """Codex passes `locus mcp` its PATH: the python found there runs debugpy."""
+    import importlib.util
+
+    if importlib.util.find_spec("debugpy") is None:
+        pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+    work = workspace(tmp_path.resolve(), {"cart.py": PROGRAM})
+    script = [
+        {"tool": "mcp__locus__breakpoint_set", "args": {"path": "cart.py", "line": 9}},
+        {"tool": "mcp__locus__debug_start", "args": {"program": "cart.py"}},
+        {"tool": "mcp__locus__debug_wait_for_stop", "args": {"timeoutMs": 30000}},
+        {"tool": "mcp__locus__expression_evaluate", "args": {"expression": "acc * 10"}},
+        {"tool": "mcp__locus__debug_stop", "args": {}},
+        {"text": "acc is 12"},
+    ]
+    with OpenAIResponses(script) as stub:
+        codex(work, stub, "debug cart.py and tell me acc at the return")
+        envelopes = [envelope_of(stub, i) for i in range(5)]
+    assert all(e["ok"] for e in envelopes), [e.get("error") for e in envelopes]
+    stop = envelopes[2]["data"]
+    assert stop["reason"] == "breakpoint", stop
+    assert json.dumps(stop).count("cart.py") >= 1
+    assert envelopes[3]["data"]["result"] == "120", envelopes[3]["data"]
+
+
+def test_the_model_recalls_the_first_request(tmp_path):
+    """Without `--ephemeral`: Codex writes the session to `~/.codex/sessions`, where the
+    dialog tools read it."""
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    prompt = "Rename Greeter to Welcomer everywhere, then run the tests"
+    script = [{"tool": "mcp__locus__dialog_get_first_request", "args": {}}, {"text": "recalled"}]
+    with OpenAIResponses(script) as stub:
+        codex(work, stub, prompt, ephemeral=False)
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True, envelope
+    assert prompt in json.dumps(envelope["data"]), envelope["data"]

@@ -1,0 +1,222 @@
+"""The real Gemini CLI (the pinned `@google/gemini-cli`) with Locus, offline.
+
+Gemini CLI runs for real (`gemini -p`) with Locus added the way docs/agents.md says (`gemini
+mcp add --trust locus locus mcp`, into the project's `.gemini/settings.json`), pointed at a local
+stand-in for the Gemini API (`GOOGLE_GEMINI_BASE_URL`) that scripts the model's tool calls and
+records every request (tests/e2e/agents/model_stub.py). The assertions are on what the model
+would see: the function responses in the recorded requests.
+
+Gemini CLI declares MCP tools to the model as functions named `mcp_locus_<tool>`; in
+non-interactive mode only those it need not confirm (a trusted server's, or all with `--yolo`):
+it cannot ask. It shows the model
+an MCP answer's `content` text blocks only, each wrapped in `<untrusted_context>`, joined by a
+line break, never `structuredContent`: the envelope reaches the model as a text block of its
+own. An answer that is a single text block over 40,000 characters is stored in a file and the
+model shown its head and tail.
+
+Needs the agent CLIs (scripts/install-agent-clis.sh), Neovim and tmux
+(scripts/install-test-peers.sh), debugpy, and the `locus` binary; a missing peer fails.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents_common import Gemini, agent_bin, agent_env, run_agent
+from nvim_common import PY, nvim_bin, nvim_env, workspace
+from test_agent_claude import PROGRAM, big_python
+
+# What Gemini CLI passes its model whole: a text block of up to 40,000 characters (its
+# `truncateToolOutputThreshold`).
+GEMINI_LIMIT = 40_000
+WRAPPED = re.compile(r"<untrusted_context>\n(.*?)\n</untrusted_context>", re.S)
+
+# A model Gemini CLI knows; naming it skips the router's side request.
+MODEL = "gemini-2.5-flash"
+
+# Gemini CLI's own settings (the user's `~/.gemini/settings.json`): an API key, nothing sent
+# anywhere else.
+USER_SETTINGS = {
+    "security": {"auth": {"selectedType": "gemini-api-key"}},
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+    "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    "ide": {"enabled": False},
+}
+
+
+def setup_gemini(work: Path, stub: Gemini, **env_extra: str) -> tuple[str, dict]:
+    """The Gemini CLI and its environment, with Locus added as the docs say for `gemini -p`:
+    `gemini mcp add --trust locus locus mcp` in the project."""
+    home = work / "home"
+    env = agent_env(
+        work, home, GEMINI_API_KEY="locus-test", GOOGLE_GEMINI_BASE_URL=stub.url,
+        GEMINI_CLI_TRUST_WORKSPACE="true", GEMINI_CLI_NO_RELAUNCH="true", **env_extra,
+    )
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps(USER_SETTINGS))
+    cli = agent_bin("gemini")
+    run_agent([cli, "mcp", "add", "--trust", "locus", "locus", "mcp"], work, env)
+    added = json.loads((work / ".gemini" / "settings.json").read_text())["mcpServers"]["locus"]
+    assert added == {"command": "locus", "args": ["mcp"], "trust": True}, added
+    return cli, env
+
+
+def prompt_argv(cli: str, prompt: str) -> list[str]:
+    return [cli, "-m", MODEL, "-o", "stream-json", "-p", prompt]
+
+
+def gemini(work: Path, stub: Gemini, prompt: str):
+    """One prompt through `gemini -p`, Locus added as the docs say."""
+    cli, env = setup_gemini(work, stub)
+    done = run_agent(prompt_argv(cli, prompt), work, env)
+    # Gemini CLI validates each tool's input schema; what it cannot, it warns about.
+    assert not re.search(r"schema|unknown format", done.stderr, re.I), done.stderr
+    return done
+
+
+def envelope_of(stub: Gemini, step: int) -> dict:
+    """The envelope the model was sent for the script's `step`-th call: the text block of
+    the answer that is a JSON object."""
+    seen = stub.result_of(step)
+    output = (seen or {}).get("output")
+    assert isinstance(output, str), f"the model got no output but: {str(seen)[:2000]}"
+    for block in WRAPPED.findall(output):
+        try:
+            envelope = json.loads(block)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(envelope, dict):
+            return envelope
+    pytest.fail(f"the model got no envelope but: {output[:2000]}")
+
+
+WANTED = ["editor_get_context", "symbol_outline", "symbol_search", "breakpoint_set", "debug_start", "symbol_rename", "dialog_get_first_request"]
+
+
+def test_the_model_is_offered_locus_tools(tmp_path):
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    with Gemini([{"text": "found"}]) as stub:
+        gemini(work, stub, "which tools can see my editor?")
+        first = stub.conversation()[0]
+    declared = {d["name"]: d for t in first["tools"] for d in t.get("functionDeclarations") or []}
+    missing = {f"mcp_locus_{name}" for name in WANTED} - set(declared)
+    assert not missing, f"not declared: {missing}; declared: {sorted(declared)}"
+    outline = declared["mcp_locus_symbol_outline"]
+    schema = outline.get("parametersJsonSchema") or outline.get("parameters") or {}
+    assert "path" in schema.get("properties", {}), outline
+
+
+def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
+    """Neovim with the Locus plugin in a real tmux; the cursor moved by real keys; `gemini -p`
+    started in the pane beside it. The model sees Neovim's file and cursor."""
+    from test_nvim_tmux import INIT, Tmux, wait_for
+
+    nvim = nvim_bin()
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
+    (work / "run").mkdir()
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=str(work / "run"), HOME=str(work))
+    env.pop("TMUX", None)
+    env.pop("TMUX_PANE", None)
+    script = [{"tool": "mcp_locus_editor_get_context", "args": {}}, {"text": "you are in greet"}]
+    with Gemini(script) as stub:
+        cli, agent = setup_gemini(work, stub, XDG_RUNTIME_DIR=str(work / "run"))
+        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+        argv = " ".join(f"'{a}'" for a in prompt_argv(cli, "where am I?"))
+        (work / "agent.sh").write_text(exports + f"{argv} < /dev/null > agent.out 2>&1\necho $? > agent.done\n")
+        tmux = Tmux(work, env)
+        try:
+            tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")
+            nvim_pane = tmux.panes()[0].split()[0]
+            wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim_pane), detail=lambda: tmux.capture(nvim_pane))
+            tmux.type("3G08l")
+            wait_for("the statusline to show greet", lambda: "[Class:Greeter > Method:greet]" in tmux.capture(nvim_pane))
+            tmux.type("\x02\"")
+            wait_for("a second pane", lambda: len(tmux.panes()) == 2)
+            tmux.type("sh agent.sh\r")
+            done = work / "agent.done"
+            wait_for("Gemini CLI to finish", done.exists, timeout=180, detail=lambda: (work / "agent.out").read_text() if (work / "agent.out").exists() else "")
+            assert done.read_text().strip() == "0", (work / "agent.out").read_text()
+        finally:
+            tmux.stop()
+        envelope = envelope_of(stub, 0)
+    ctx = envelope.get("editorContext")
+    assert ctx, f"no editorContext reached the model: {envelope}"
+    assert ctx["file"]["path"] == str(work / "greeter.py")
+    assert ctx["cursor"] == {"line": 3, "character": 9}
+    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+
+
+def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):
+    work = workspace(tmp_path.resolve(), {"services.py": big_python(1_000)})
+    script = [
+        {"tool": "mcp_locus_symbol_outline", "args": {"path": "services.py"}},
+        {"tool": "mcp_locus_symbol_outline", "args": {"path": "services.py", "range": {"start": 11, "end": 17}}},
+        {"text": "outlined"},
+    ]
+    with Gemini(script) as stub:
+        gemini(work, stub, "outline services.py")
+        output = stub.result_of(0)["output"]
+        assert "Output too large" not in output, output[:300]
+        first = envelope_of(stub, 0)
+        unfolded = envelope_of(stub, 1)
+    assert len(output) <= GEMINI_LIMIT, f"{len(output)} characters: Gemini CLI shows the model the head and the tail only"
+    data = first["data"]
+    assert data["totalInDocument"] == 8_000
+    assert "`range`" in data["cut"], data["cut"]
+    assert data["symbols"][2] == {**data["symbols"][2], "name": "Service1", "folded": 5}
+    assert data["nextOffset"] > 0
+    methods = [m["name"] for m in unfolded["data"]["symbols"][0]["children"]]
+    assert methods == ["find", "save", "drop"]
+
+
+def test_symbol_search_reaches_the_model(tmp_path):
+    work = workspace(tmp_path.resolve(), {"services.py": big_python(50), "greeter.py": PY})
+    script = [{"tool": "mcp_locus_symbol_search", "args": {"query": "Greeter"}}, {"text": "found"}]
+    with Gemini(script) as stub:
+        gemini(work, stub, "where is Greeter defined?")
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True, envelope
+    found = json.dumps(envelope["data"])
+    assert "greeter.py" in found and "Greeter" in found
+
+
+def test_a_debug_session_driven_by_the_model(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("debugpy") is None:
+        pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+    work = workspace(tmp_path.resolve(), {"cart.py": PROGRAM})
+    script = [
+        {"tool": "mcp_locus_breakpoint_set", "args": {"path": "cart.py", "line": 9}},
+        {"tool": "mcp_locus_debug_start", "args": {"program": "cart.py"}},
+        {"tool": "mcp_locus_debug_wait_for_stop", "args": {"timeoutMs": 30000}},
+        {"tool": "mcp_locus_expression_evaluate", "args": {"expression": "acc * 10"}},
+        {"tool": "mcp_locus_debug_stop", "args": {}},
+        {"text": "acc is 12"},
+    ]
+    with Gemini(script) as stub:
+        gemini(work, stub, "debug cart.py and tell me acc at the return")
+        envelopes = [envelope_of(stub, i) for i in range(5)]
+    assert all(e["ok"] for e in envelopes), [e.get("error") for e in envelopes]
+    stop = envelopes[2]["data"]
+    assert stop["reason"] == "breakpoint", stop
+    assert json.dumps(stop).count("cart.py") >= 1
+    assert envelopes[3]["data"]["result"] == "120", envelopes[3]["data"]
+
+
+def test_the_model_recalls_the_first_request(tmp_path):
+    """Gemini CLI records the session under `~/.gemini/tmp/<project>/chats`, where the dialog
+    tools read it."""
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    prompt = "Rename Greeter to Welcomer everywhere, then run the tests"
+    script = [{"tool": "mcp_locus_dialog_get_first_request", "args": {}}, {"text": "recalled"}]
+    with Gemini(script) as stub:
+        gemini(work, stub, prompt)
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True, envelope
+    assert prompt in json.dumps(envelope["data"]), envelope["data"]
