@@ -204,7 +204,7 @@ async fn the_editor_context_reaches_the_agent_byte_for_byte() {
         as_read(concat!(
             r#"{"file":{"path":"/nonexistent-locus/src/user.ts","name":"user.ts","languageId":"typescript","lineCount":6,"isDirty":true,"uri":"file:///nonexistent-locus/src/user.ts"},"#,
             r#""cursor":{"line":3,"character":11},"#,
-            r#""selection":{"isEmpty":false,"text":"return","range":{"start":{"line":3,"character":5},"end":{"line":3,"character":11}}},"#,
+            r#""selection":{"isEmpty":false,"text":"return","length":6,"range":{"start":{"line":3,"character":5},"end":{"line":3,"character":11}}},"#,
             r#""symbols":{"totalInDocument":2,"containingScopes":[{"name":"UserService","kind":"Class","range":{"start":1,"end":5,"length":5}},{"name":"findUser","kind":"Method","range":{"start":2,"end":4,"length":3}}],"#,
             r#""immediateScope":{"name":"findUser","kind":"Method","range":{"start":2,"end":4,"length":3}},"scopeHierarchy":"Class:UserService > Method:findUser","source":"tree-sitter"},"#,
             r#""focused":true}"#,
