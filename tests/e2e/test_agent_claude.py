@@ -213,9 +213,17 @@ def test_a_debug_session_driven_by_the_model(tmp_path):
 def test_the_model_recalls_the_first_request(tmp_path):
     work = workspace(tmp_path.resolve(), {"greeter.py": PY})
     prompt = "Rename Greeter to Welcomer everywhere, then run the tests"
-    script = [{"tool": "mcp__locus__dialog_get_first_request", "args": {}}, {"text": "recalled"}]
+    # As a model would: find the tool first, then call it (a model's first turn also gives
+    # Claude Code the moment to write the prompt to its transcript).
+    script = [
+        {"tool": "ToolSearch", "args": {"query": "first request"}},
+        {"tool": "mcp__locus__dialog_get_first_request", "args": {}},
+        {"text": "recalled"},
+    ]
     with Anthropic(script) as stub:
         claude(work, stub, prompt)
-        envelope = envelope_of(stub, 0)
+        found = [b.get("tool_name") for b in stub.result_of(0)]
+        envelope = envelope_of(stub, 1)
+    assert "mcp__locus__dialog_get_first_request" in found, found
     assert envelope["ok"] is True, envelope
     assert prompt in json.dumps(envelope["data"]), envelope["data"]
