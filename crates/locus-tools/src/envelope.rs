@@ -191,6 +191,7 @@ codes! {
     StaleReference = "E_STALE_REFERENCE", "References live only while the program is stopped; list the frames or variables again";
     Timeout = "E_TIMEOUT", "The tool ran past its timeout; retry with a smaller request, or raise the timeout (`locus mcp --timeout MS`)";
     Cancelled = "E_CANCELLED", "The call was cancelled by the client; call it again if the result is still needed";
+    LaunchFailed = "E_LAUNCH_FAILED", "The program or its test runner could not start: install what the message names, then start again";
     AdapterNotFound = "E_ADAPTER_NOT_FOUND", "Install the debug adapter for this language, or name one explicitly";
     NotFound = "E_NOT_FOUND", "Check the name or path; mcp_list_tools lists the tools, and paths are resolved against the workspace";
     Unsupported = "E_UNSUPPORTED", "This is not supported here; mcp_list_tools says what is available";
@@ -349,7 +350,7 @@ mod tests {
             assert!(code.as_str().starts_with("E_"), "{code}");
             assert!(!code.hint().is_empty(), "{code} has no hint");
         }
-        assert_eq!(ErrorCode::ALL.len(), 13);
+        assert_eq!(ErrorCode::ALL.len(), 14);
     }
 
     #[test]

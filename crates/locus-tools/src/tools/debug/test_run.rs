@@ -250,6 +250,22 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
                     "exitStatus": exit_code,
                 })));
             }
+            // The runner itself did not start (`No module named pytest`): that is no test
+            // result, and the fix is an install.
+            if exit_code != Some(0)
+                && let Some(why) = runner_missing(&printed)
+            {
+                let _ = live.session.disconnect(Duration::from_secs(2)).await;
+                d.remove(&live.id);
+                return Err(ToolError::new(
+                    ErrorCode::LaunchFailed,
+                    format!("{} could not start: {why}", test_def.runner),
+                )
+                .with_hint(install_hint(&test_def.runner))
+                .with_details(
+                    json!({"runner": test_def.runner, "exitStatus": exit_code, "output": why}),
+                ));
+            }
             let passed = match exit_code {
                 Some(code) => Some(code == 0),
                 None if printed.contains("--- FAIL") || printed.contains("\nFAIL") => Some(false),
@@ -268,6 +284,27 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
         Err(e) => return Err(dap_error(e)),
     }
     Ok(data)
+}
+
+/// The line of a runner's output that says the runner itself is missing: Python's `No module
+/// named pytest`, a shell's `command not found`, Go's `executable file not found`.
+fn runner_missing(printed: &str) -> Option<String> {
+    const SIGNS: [&str; 3] = ["No module named", "command not found", "executable file not found"];
+    printed
+        .lines()
+        .find(|line| SIGNS.iter().any(|sign| line.contains(sign)))
+        .map(|line| line.trim().to_string())
+}
+
+/// How to install a runner.
+fn install_hint(runner: &str) -> String {
+    if runner.contains("pytest") {
+        "Install pytest into the Python the tests run with (`python -m pip install pytest`), \
+         then call debug_test again"
+            .to_string()
+    } else {
+        format!("Install {runner} where the program runs, then call debug_test again")
+    }
 }
 
 /// How long to wait for the test's first stop: what was asked, but ending [`WAIT_MARGIN`]
@@ -435,6 +472,17 @@ mod tests {
         let e = test_at(PY, path, 5, &pytest()).unwrap_err();
         assert_eq!(e.code, ErrorCode::NotFound);
         assert!(e.message.contains("Function:helper"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_missing_runner_is_told_from_a_failed_test() {
+        let printed = "/usr/bin/python3: No module named pytest\n";
+        assert_eq!(
+            runner_missing(printed).as_deref(),
+            Some("/usr/bin/python3: No module named pytest")
+        );
+        assert_eq!(runner_missing("E   assert 12 == 13\nFAILED test_cart.py::test_total"), None);
+        assert!(install_hint("python -m pytest").contains("pip install pytest"));
     }
 
     #[test]
