@@ -491,7 +491,7 @@ fn an_editor_that_tried_and_failed_is_not_unsupported() {
     assert!(v["error"]["message"].as_str().unwrap().contains("connection to Neovim is closed"));
 }
 
-/// The path and line checks are the catalogue's own (`params::resolve_file`,
+/// The path and line checks are the catalogue's own (`paths::resolve_file`,
 /// `params::line_within`): each place looked is listed once, a folder is refused by name, and
 /// a line past the end names the file's line count.
 #[test]
