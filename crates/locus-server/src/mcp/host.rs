@@ -11,6 +11,7 @@ use locus_doc::{Document, PositionEncoding};
 use locus_tools::{ActionEditor, ActionError, BridgeStatus, Host, Mode};
 use serde_json::Value;
 
+use crate::index::SidecarIndex;
 use crate::state::{ContextQuery, Shared};
 
 /// What the sidecar knows about itself beyond the editor state.
@@ -68,12 +69,13 @@ pub fn now_ms() -> u64 {
 pub struct EditorHost {
     state: Shared,
     info: Arc<SidecarInfo>,
+    index: SidecarIndex,
 }
 
 impl EditorHost {
-    /// A host over `state`.
-    pub fn new(state: Shared, info: Arc<SidecarInfo>) -> EditorHost {
-        EditorHost { state, info }
+    /// A host over `state`, searching the sidecar's `index`.
+    pub fn new(state: Shared, info: Arc<SidecarInfo>, index: SidecarIndex) -> EditorHost {
+        EditorHost { state, info, index }
     }
 }
 
@@ -131,12 +133,12 @@ impl Host for EditorHost {
     }
 
     fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
-        if start && crate::index::current().is_none() {
-            crate::index::start(self.state.with(|s| s.snapshot().folders), |m| {
+        if start && self.index.current().is_none() {
+            self.index.start(self.state.with(|s| s.snapshot().folders), |m| {
                 eprintln!("locus: symbol index: warning: {m}");
             });
         }
-        crate::index::synced(&self.state)
+        self.index.synced(&self.state)
     }
 
     fn action_editor(&self) -> Option<ActionEditor> {

@@ -40,26 +40,3 @@ pub fn start_sidecar(
         e.to_string()
     })
 }
-
-/// The LSP's hook for `shutdown`: the discovery file goes at once, so that no agent is routed
-/// to an editor that is closing (editors may kill the server right after `exit`).
-pub fn editor_shutting_down() {
-    if let Some(s) = sidecar::current() {
-        s.withdraw();
-    }
-}
-
-/// The LSP's hook for `initialize`: the editor's name (no-op without a sidecar).
-pub fn editor_connected(name: &str) {
-    if let Some(s) = sidecar::current() {
-        s.editor_connected(name);
-    }
-}
-
-/// The LSP's hook for `initialize`: how tools reach the editor for editor actions (no-op
-/// without a sidecar).
-pub fn editor_link(link: std::sync::Arc<dyn host::EditorLink>) {
-    if let Some(s) = sidecar::current() {
-        s.set_link(link);
-    }
-}

@@ -30,6 +30,7 @@ use super::discovery::{self, Record};
 use super::host::{EditorHost, SidecarInfo, now_ms};
 use super::server::LocusServer;
 use super::sessions::{Limits, Sessions};
+use crate::index::SidecarIndex;
 use crate::state::Shared;
 
 /// The running endpoint. Dropping it stops the server and removes the discovery file.
@@ -41,14 +42,8 @@ pub struct Sidecar {
     shutdown: CancellationToken,
     /// Set once the editor asked to shut down: the discovery file is gone for good.
     withdrawn: std::sync::atomic::AtomicBool,
-}
-
-/// The sidecar of this process, for the LSP's hooks.
-static CURRENT: Mutex<Option<Weak<Sidecar>>> = Mutex::new(None);
-
-/// The sidecar of this process, if one runs.
-pub fn current() -> Option<Arc<Sidecar>> {
-    CURRENT.lock().unwrap_or_else(PoisonError::into_inner).as_ref().and_then(Weak::upgrade)
+    /// The workspace symbol index, shared with the MCP host.
+    index: SidecarIndex,
 }
 
 impl Sidecar {
@@ -83,6 +78,7 @@ impl Sidecar {
             last_active_ms: info.last_active_ms.load(Ordering::Relaxed),
         };
         let path = discovery::write(&record)?;
+        let index = SidecarIndex::default();
         let sidecar = Arc::new(Sidecar {
             info: info.clone(),
             state: state.clone(),
@@ -90,9 +86,9 @@ impl Sidecar {
             path: path.clone(),
             shutdown: CancellationToken::new(),
             withdrawn: false.into(),
+            index: index.clone(),
         });
-        *CURRENT.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::downgrade(&sidecar));
-        let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info));
+        let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info, index));
         let shutdown = sidecar.shutdown.clone();
         let weak = Arc::downgrade(&sidecar);
         std::thread::Builder::new().name("locus-mcp".into()).spawn(move || {
@@ -124,6 +120,11 @@ impl Sidecar {
     /// The discovery file.
     pub fn discovery_file(&self) -> &std::path::Path {
         &self.path
+    }
+
+    /// The workspace symbol index, which the editor's folders and file events feed.
+    pub fn index(&self) -> &SidecarIndex {
+        &self.index
     }
 
     /// Called when the editor initialized: records its name and the workspace folders.

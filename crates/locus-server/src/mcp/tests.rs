@@ -38,7 +38,7 @@ fn editor(state: &Shared) -> Arc<dyn Host> {
         last_active_ms: 0.into(),
         link: std::sync::Mutex::new(None),
     });
-    Arc::new(EditorHost::new(state.clone(), info))
+    Arc::new(EditorHost::new(state.clone(), info, Default::default()))
 }
 
 fn server(catalogue: Catalogue, host: Arc<dyn Host>, timeout: Option<Duration>) -> LocusServer {
