@@ -41,7 +41,7 @@ pub const CURSOR_COMMAND: &str = "locus.cursor";
 /// How `locus lsp` runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// The MCP endpoint: `None` with `--no-mcp`, else the port (0 = random).
+    /// The sidecar's port: `None` with `--no-mcp`, else the port (0 = random).
     pub mcp_port: Option<u16>,
     /// What to log.
     pub log_level: Level,
@@ -52,7 +52,7 @@ pub struct Options {
 pub fn run(options: Options) -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let state = Shared::new();
-    // The MCP endpoint (crate::mcp) lives until this returns; dropping it removes its discovery file.
+    // The sidecar (crate::mcp) lives until this returns; dropping it removes its discovery file.
     let mcp = options.mcp_port.map(|port| crate::mcp::start_sidecar(port, state.clone()));
     let status = mcp_status(options.mcp_port, mcp.as_ref());
     // The handlers reach it through a weak handle: it is owned here, and only here.

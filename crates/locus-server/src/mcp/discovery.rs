@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 pub struct Record {
     /// The sidecar's process id (the file is `<pid>.json`).
     pub pid: u32,
-    /// The MCP endpoint, `http://127.0.0.1:PORT/mcp`.
+    /// The sidecar's URL, `http://127.0.0.1:PORT/mcp`.
     pub url: String,
     /// The bearer token every request must carry.
     pub token: String,

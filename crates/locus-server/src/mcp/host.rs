@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::future::BoxFuture;
 use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
-use locus_tools::{ActionEditor, ActionError, BridgeStatus, Host, Mode};
+use locus_tools::{ActionEditor, ActionError, Host, HostStatus, Mode};
 use serde_json::Value;
 
 use crate::index::SidecarIndex;
@@ -19,8 +19,8 @@ use crate::state::{ContextQuery, Shared};
 pub struct SidecarInfo {
     /// When the process started.
     pub started: SystemTime,
-    /// The MCP endpoint URL.
-    pub endpoint: String,
+    /// The sidecar's URL.
+    pub url: String,
     /// The editor's name, once it initialized.
     pub editor: Mutex<Option<String>>,
     /// When the editor last sent anything (ms since the epoch).
@@ -95,7 +95,7 @@ impl Host for EditorHost {
         Ok(Some(if multi_thread { tokio::task::block_in_place(build) } else { build() }))
     }
 
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let (active, documents_open, folders) = self.state.with(|s| {
             let snapshot = s.snapshot();
             let active = snapshot.active.as_deref().and_then(|uri| {
@@ -104,14 +104,14 @@ impl Host for EditorHost {
             (active, snapshot.documents.len(), snapshot.folders)
         });
         let editor = self.info.editor();
-        BridgeStatus {
+        HostStatus {
             mode: Mode::Sidecar,
             editors_connected: usize::from(editor.is_some()),
             editor,
             active_editor: active,
             documents_open,
             workspace_folders: folders,
-            endpoint: Some(self.info.endpoint.clone()),
+            url: Some(self.info.url.clone()),
             started: self.info.started,
             pid: std::process::id(),
         }

@@ -26,11 +26,11 @@ mod tests;
 
 pub use sidecar::Sidecar;
 
-/// Starts the MCP endpoint of `locus lsp` on `port` (0 = random). A failure (the port is
+/// Starts the sidecar of `locus lsp` on `port` (0 = random). A failure (the port is
 /// taken, the runtime directory is not writable) is reported on stderr, returned as the
 /// reason, and leaves the language server running without MCP. Success is not printed:
-/// editors file a server's stderr as errors, so the LSP logs the endpoint through the
-/// editor's log instead.
+/// editors file a server's stderr as errors, so the LSP logs the sidecar's URL through
+/// the editor's log instead.
 pub fn start_sidecar(
     port: u16,
     state: crate::state::Shared,

@@ -88,7 +88,7 @@ pub struct Upstream {
     pub client: RunningService<RoleClient, ClientConfig>,
 }
 
-/// Connects to a sidecar's MCP endpoint with its token.
+/// Connects to a sidecar with its token.
 pub async fn connect(record: &Record, client_name: &str) -> Result<Upstream, String> {
     let http = reqwest::Client::builder()
         .no_proxy()

@@ -1,5 +1,6 @@
-//! The MCP endpoint `locus lsp` hosts: streamable HTTP on 127.0.0.1, a bearer token, Origin
-//! and Host checks, and the discovery file (`docs/configuration.md`).
+//! The sidecar: the MCP server `locus lsp` runs for agents, streamable HTTP on 127.0.0.1
+//! behind a bearer token, with Origin and Host checks and the discovery file
+//! (`docs/configuration.md`).
 //!
 //! It runs on a thread and runtime of its own, so agents' calls never wait behind the
 //! editor's messages (and the reverse); both meet only at the editor state's lock.
@@ -33,7 +34,7 @@ use super::sessions::{Limits, Sessions};
 use crate::index::SidecarIndex;
 use crate::state::Shared;
 
-/// The running endpoint. Dropping it stops the server and removes the discovery file.
+/// The running sidecar. Dropping it stops the server and removes the discovery file.
 pub struct Sidecar {
     info: Arc<SidecarInfo>,
     state: Shared,
@@ -60,7 +61,7 @@ impl Sidecar {
         let started = SystemTime::now();
         let info = Arc::new(SidecarInfo {
             started,
-            endpoint: url.clone(),
+            url: url.clone(),
             editor: Mutex::new(None),
             last_active_ms: now_ms().into(),
             link: Mutex::new(None),
@@ -105,16 +106,16 @@ impl Sidecar {
                 tokio::spawn(on_signals(path));
                 tokio::spawn(refresh_record(weak, shutdown.clone()));
                 if let Err(e) = serve(listener, token, host, shutdown).await {
-                    eprintln!("locus: mcp: the endpoint stopped: {e}");
+                    eprintln!("locus: mcp: the sidecar stopped: {e}");
                 }
             });
         })?;
         Ok(sidecar)
     }
 
-    /// The endpoint URL.
+    /// The sidecar's URL.
     pub fn url(&self) -> &str {
-        &self.info.endpoint
+        &self.info.url
     }
 
     /// The discovery file.

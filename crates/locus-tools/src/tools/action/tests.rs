@@ -11,7 +11,7 @@ use locus_doc::{Document, PositionEncoding};
 use serde_json::{Value, json};
 
 use crate::editor_context::at;
-use crate::host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
+use crate::host::{ActionEditor, ActionError, Detached, Host, HostStatus, Mode};
 use crate::{CallOptions, Options, standard};
 
 type Script = dyn Fn(&str, &Value) -> Result<Value, ActionError> + Send + Sync;
@@ -58,7 +58,7 @@ impl Host for Editor {
     fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(self.context.clone())
     }
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let mut s = Detached::new().status();
         s.mode = Mode::Sidecar;
         s.editors_connected = 1;
