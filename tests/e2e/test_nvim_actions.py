@@ -1,7 +1,7 @@
 """Editor actions in Neovim 0.11 (editors/nvim) with a real pyright, called by an agent.
 
-A headless Neovim opens two Python files served by pyright (npm) and `locus lsp` (with its MCP
-endpoint); tests/e2e/nvim_actions_session.lua calls the tools with `locus call`, which forwards
+A headless Neovim opens two Python files served by pyright (npm) and `locus lsp` (with its
+sidecar); tests/e2e/nvim_actions_session.lua calls the tools with `locus call`, which forwards
 to that `locus lsp`, which asks Neovim (`locus/editorAction`): `symbol_rename` renames a
 function across both files through pyright's rename, `diagnostic_collect` lists pyright's
 problems, `editor_open_file` moves Neovim's cursor, `setting_get` answers E_UNSUPPORTED, and

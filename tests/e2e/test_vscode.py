@@ -713,7 +713,7 @@ def test_vscode_lists_locus_among_its_mcp_servers_and_reaches_its_tools(vscode):
     wait_for("the restarted sidecar's discovery file", lambda: (r := vscode._record()) and r["pid"] != old_pid)
     vscode.record = vscode._record()
     start_and_discover()
-    # Stopped, Locus leaves the list (no dead endpoint to start); started, it is back.
+    # Stopped, Locus leaves the list (no dead sidecar to start); started, it is back.
     d("command", title="Locus: Stop Server")
     d("waitText", selector=".statusbar-item", text="Locus: stopped")
     wait_for("Locus gone from MCP: List Servers", lambda: "Locus" not in mcp_servers(d))

@@ -44,7 +44,7 @@ use locus_scopes::{Registry, SymbolKind};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::Config;
+use crate::config::Config;
 use crate::file::{self, NO_PARENT, Sym};
 use crate::warnings::Reporter;
 
@@ -146,6 +146,14 @@ pub(crate) struct Writes {
     /// The index is gone: the writer stops.
     pub closed: bool,
     pub last: Option<Instant>,
+}
+
+impl Config {
+    /// The file that holds the symbol cache of a workspace folder under this configuration
+    /// (whether or not it exists yet), `None` when the cache is off.
+    pub fn cache_file(&self, folder: &Path) -> Option<PathBuf> {
+        Some(Cache::file_of(self.cache_dir.as_deref()?, folder))
+    }
 }
 
 impl Cache {

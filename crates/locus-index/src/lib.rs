@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 mod cache;
+mod config;
 mod file;
 mod index;
 mod matching;
@@ -44,6 +45,7 @@ mod store;
 mod walk;
 mod warnings;
 
-pub use index::{Answer, Config, DATA_LANGUAGES, Index, OpenDoc, Progress, Skipped, Status};
+pub use config::{Config, DATA_LANGUAGES};
+pub use index::{Answer, Index, OpenDoc, Progress, Skipped, Status};
 pub use search::{Hit, MAX_LIMIT, Near, PathFilter, Query};
 pub use warnings::Reporter;

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use ignore::{ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 use locus_scopes::{Language, Registry};
 
-use crate::Config;
+use crate::config::Config;
 
 /// Why a file was not indexed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

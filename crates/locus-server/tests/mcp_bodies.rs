@@ -1,7 +1,7 @@
 //! Bad MCP bodies against the real binary (docs/reference/envelope.md): a body that is not JSON
 //! answers HTTP 400 with a JSON-RPC parse error, not 415; `tools/call` with `arguments: [...]` or
 //! without a name answers invalid params (-32602), not method not found; and a bounded property
-//! test throws garbage bodies at the sidecar's endpoint and garbage lines at `locus mcp`, then
+//! test throws garbage bodies at the sidecar and garbage lines at `locus mcp`, then
 //! checks that a valid call is answered correctly and the process lives (cargo-fuzz needs nightly,
 //! which these machines lack).
 

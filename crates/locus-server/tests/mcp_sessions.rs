@@ -22,7 +22,7 @@ const IDLE_MS: u64 = 3000;
 const BACK_NEAR: f64 = 16.0;
 const PEAK_BOUND: f64 = 60.0;
 
-/// One POST to the endpoint; returns the status and the `Mcp-Session-Id` header, if any.
+/// One POST to the sidecar; returns the status and the `Mcp-Session-Id` header, if any.
 fn post(url: &str, token: &str, session: Option<&str>, body: &str) -> (u16, Option<String>) {
     let rest = url.strip_prefix("http://").unwrap();
     let (authority, path) = rest.split_once('/').unwrap();

@@ -1,4 +1,4 @@
-//! The MCP endpoint of a live `locus lsp`, fed by an LSP client: editorContext over
+//! The sidecar of a live `locus lsp`, fed by an LSP client: editorContext over
 //! streamable HTTP, discovery, security, `locus mcp` forwarding (and finding a restarted
 //! editor), `locus call`, `locus status`.
 

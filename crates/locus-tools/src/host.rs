@@ -1,6 +1,6 @@
 //! What tools may ask of the process that runs them: the live editor state (when there is
-//! one) and facts about the bridge. The sidecar (`locus lsp`) implements it over its editor
-//! state; `locus mcp` and `locus call` without a sidecar use [`Detached`].
+//! one) and facts about the process itself. The sidecar (`locus lsp`) implements it over its
+//! editor state; `locus mcp` and `locus call` without a sidecar use [`Detached`].
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -18,8 +18,8 @@ pub trait Host: Send + Sync + 'static {
     /// envelope gives it its JSON shape (`docs/reference/editor-context.md`).
     fn editor_context(&self) -> Result<Option<EditorContext>, String>;
 
-    /// Facts about this bridge, for `bridge_status`.
-    fn status(&self) -> BridgeStatus;
+    /// Facts about the process serving the tools, for `bridge_status`.
+    fn status(&self) -> HostStatus;
 
     /// The editor's text of `path` when the editor has it open (unsaved edits included),
     /// with its language id; `None` to read the file from disk.
@@ -117,9 +117,9 @@ impl Mode {
     }
 }
 
-/// What `bridge_status` reports.
+/// What a host says of itself, for `bridge_status`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BridgeStatus {
+pub struct HostStatus {
     /// How the tools are served.
     pub mode: Mode,
     /// The editor's name, as it introduced itself (`"Visual Studio Code"`, `"Neovim"`).
@@ -132,8 +132,8 @@ pub struct BridgeStatus {
     pub documents_open: usize,
     /// The editor's workspace folders.
     pub workspace_folders: Vec<PathBuf>,
-    /// The MCP endpoint URL, when served over HTTP.
-    pub endpoint: Option<String>,
+    /// The sidecar's URL, when the tools are served over HTTP.
+    pub url: Option<String>,
     /// When the serving process started.
     pub started: SystemTime,
     /// The serving process.
@@ -190,8 +190,8 @@ impl Host for Detached {
         Ok(None)
     }
 
-    fn status(&self) -> BridgeStatus {
-        BridgeStatus {
+    fn status(&self) -> HostStatus {
+        HostStatus {
             mode: Mode::InProcess,
             editor: None,
             editors_connected: 0,
@@ -201,7 +201,7 @@ impl Host for Detached {
                 Some(folder) => vec![folder.clone()],
                 None => std::env::current_dir().into_iter().collect(),
             },
-            endpoint: None,
+            url: None,
             started: self.started,
             pid: std::process::id(),
         }

@@ -36,7 +36,7 @@ pub use editor_context::to_json as editor_context_json;
 pub use envelope::{
     Cut, CutPlace, Envelope, ErrorBody, ErrorCode, FORMAT_VERSION, Meta, ToolError, rfc3339,
 };
-pub use host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
+pub use host::{ActionEditor, ActionError, Detached, Host, HostStatus, Mode};
 pub use spec::{Category, DEFAULT_TIMEOUT, Effect, ParamHint, ToolSpec, WhenToUse};
 pub use tokio_util::sync::CancellationToken;
 pub use tools::{Options, standard};

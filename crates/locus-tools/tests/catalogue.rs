@@ -7,7 +7,7 @@ use std::time::Duration;
 use locus_context::{EditorContext, Request, Symbols};
 use locus_doc::{Document, Position, PositionEncoding};
 use locus_tools::{
-    BridgeStatus, CallOptions, CancellationToken, Catalogue, Category, Detached, ErrorCode, Host,
+    CallOptions, CancellationToken, Catalogue, Category, Detached, ErrorCode, Host, HostStatus,
     Mode, Options, editor_context_json, params, standard,
 };
 use serde_json::{Map, Value, json};
@@ -238,7 +238,7 @@ impl Host for FakeEditor {
     fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(self.context.clone())
     }
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let mut s = Detached::new().status();
         s.mode = Mode::Sidecar;
         s.editors_connected = 1;
@@ -295,7 +295,7 @@ fn a_failed_capture_is_not_the_tools_error() {
         fn editor_context(&self) -> Result<Option<EditorContext>, String> {
             Err("the state is gone".into())
         }
-        fn status(&self) -> BridgeStatus {
+        fn status(&self) -> HostStatus {
             Detached::new().status()
         }
         fn document(&self, _: &Path) -> Option<(Document, String)> {

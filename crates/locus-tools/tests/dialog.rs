@@ -8,7 +8,7 @@ use locus_context::EditorContext;
 use locus_dialog::{Recall, Stores};
 use locus_doc::Document;
 use locus_tools::tools::dialog;
-use locus_tools::{BridgeStatus, CallOptions, Catalogue, Detached, Host};
+use locus_tools::{CallOptions, Catalogue, Detached, Host, HostStatus};
 use serde_json::{Value, json};
 
 /// A host without an editor whose workspace is `/home/ada/shop`.
@@ -18,7 +18,7 @@ impl Host for Shop {
     fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(None)
     }
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let mut s = Detached::new().status();
         s.workspace_folders = vec![PathBuf::from("/home/ada/shop")];
         s

@@ -212,7 +212,7 @@ async fn call_anywhere(
     target: &Target,
 ) -> Value {
     let timeout = target.timeout;
-    if let Some(record) = proxy::find(dir) {
+    if let Some(record) = proxy::find(dir, &discovery::Refusals::default()) {
         match proxy::connect(&record, "locus-call").await {
             Ok(up) => {
                 let mut request = CallToolRequestParams::new(tool.to_string());
@@ -316,7 +316,7 @@ pub fn tools(out: &mut dyn Write) -> Result<(), CliError> {
 /// `locus status`: the live sidecars, one JSON object per line, each with its
 /// `bridge_status` (or why it could not be asked). Tokens are never printed.
 pub fn status(out: &mut dyn Write) -> Result<(), CliError> {
-    let records = discovery::list();
+    let records = discovery::list(&discovery::Refusals::default());
     if records.is_empty() {
         eprintln!(
             "locus: no running sidecar (`locus lsp`) was found in {}",

@@ -22,7 +22,7 @@ mod wire;
 
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use locus_doc::{Position, PositionEncoding, Range};
 use serde_json::Value;
@@ -30,6 +30,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+use crate::mcp::Sidecar;
 use crate::state::{CursorUpdate, Shared};
 
 pub use log::Level;
@@ -40,7 +41,7 @@ pub const CURSOR_COMMAND: &str = "locus.cursor";
 /// How `locus lsp` runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// The MCP endpoint: `None` with `--no-mcp`, else the port (0 = random).
+    /// The sidecar's port: `None` with `--no-mcp`, else the port (0 = random).
     pub mcp_port: Option<u16>,
     /// What to log.
     pub log_level: Level,
@@ -51,12 +52,17 @@ pub struct Options {
 pub fn run(options: Options) -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let state = Shared::new();
-    // The MCP endpoint (crate::mcp) lives until this returns; dropping it removes its discovery file.
+    // The sidecar (crate::mcp) lives until this returns; dropping it removes its discovery file.
     let mcp = options.mcp_port.map(|port| crate::mcp::start_sidecar(port, state.clone()));
     let status = mcp_status(options.mcp_port, mcp.as_ref());
+    // The handlers reach it through a weak handle: it is owned here, and only here.
+    let sidecar = match &mcp {
+        Some(Ok(sidecar)) => Arc::downgrade(sidecar),
+        _ => Weak::new(),
+    };
     let _mcp = mcp;
-    let served =
-        runtime.block_on(serve(options, state, status, tokio::io::stdin(), tokio::io::stdout()));
+    let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+    let served = runtime.block_on(serve(options, state, sidecar, status, stdin, stdout));
     // tokio reads stdin on a blocking thread, which stays in `read` while the editor keeps
     // the pipe open after `exit` (the LSP says exit at once); dropping the runtime would
     // wait for that read forever, so it is left behind.
@@ -68,7 +74,7 @@ pub fn run(options: Options) -> std::io::Result<bool> {
 /// reach this editor, and where. The token stays in the discovery file.
 fn mcp_status(
     port: Option<u16>,
-    started: Option<&std::result::Result<Arc<crate::mcp::Sidecar>, String>>,
+    started: Option<&std::result::Result<Arc<Sidecar>, String>>,
 ) -> Value {
     match (port, started) {
         (Some(_), Some(Ok(sidecar))) => {
@@ -97,6 +103,7 @@ impl notification::Notification for McpStatus {
 async fn serve<I, O>(
     options: Options,
     state: Shared,
+    sidecar: Weak<Sidecar>,
     mcp_status: Value,
     input: I,
     output: O,
@@ -107,6 +114,7 @@ where
 {
     let ctx = Arc::new(Ctx {
         state,
+        sidecar,
         session: Mutex::new(Session::default()),
         log: log::Log::new(options.log_level),
         client_log: Mutex::new(None),
@@ -114,7 +122,7 @@ where
     });
     // These wait in the log until the editor attaches at `initialize` (see `log`).
     let version = env!("CARGO_PKG_VERSION");
-    match (options.mcp_port, crate::mcp::sidecar::current()) {
+    match (options.mcp_port, ctx.sidecar()) {
         (None, _) => ctx.log.info(format_args!("locus lsp {version} (MCP disabled)")),
         (Some(_), Some(sidecar)) => ctx.log.info(format_args!(
             "locus lsp {version}: MCP on {} (discovery file {})",
@@ -167,6 +175,8 @@ struct Session {
 /// Everything the handlers share.
 pub(crate) struct Ctx {
     state: Shared,
+    /// The MCP sidecar, while `run` keeps it (none with `--no-mcp`, or when it failed).
+    sidecar: Weak<Sidecar>,
     session: Mutex<Session>,
     log: log::Log,
     /// Where log messages for the editor go, handed to `log` at `initialize`.
@@ -179,6 +189,11 @@ pub(crate) struct Ctx {
 impl Ctx {
     fn session(&self) -> MutexGuard<'_, Session> {
         self.session.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The MCP sidecar, if one runs.
+    fn sidecar(&self) -> Option<Arc<Sidecar>> {
+        self.sidecar.upgrade()
     }
 
     fn encoding(&self) -> PositionEncoding {
@@ -421,10 +436,11 @@ impl LanguageServer for Backend {
             folders
         ));
         warm::start(folders.clone());
-        // The workspace symbol index serves agents: built only beside an MCP endpoint.
-        if crate::mcp::sidecar::current().is_some() {
+        let sidecar = self.ctx.sidecar();
+        // The workspace symbol index serves agents: built only beside an MCP sidecar.
+        if let Some(sidecar) = &sidecar {
             let ctx = self.ctx.clone();
-            crate::index::start(folders.clone(), move |m| {
+            sidecar.index().start(folders.clone(), move |m| {
                 ctx.log.warn(format_args!("symbol index: {m}"));
             });
         }
@@ -432,18 +448,22 @@ impl LanguageServer for Backend {
             s.set_cursor_plugin(plugin);
             s.set_folders(folders);
         });
-        crate::mcp::editor_connected(&client);
+        if let Some(sidecar) = &sidecar {
+            sidecar.editor_connected(&client);
+        }
         let declared = actions::declared(options, &self.ctx);
         if !declared.is_empty() {
             self.ctx.log.info(format_args!("editor actions declared: {}", declared.join(", ")));
         }
-        crate::mcp::editor_link(Arc::new(actions::Link {
-            client: self.client.clone(),
-            ctx: self.ctx.clone(),
-            name: client.clone(),
-            declared,
-            encoding,
-        }));
+        if let Some(sidecar) = &sidecar {
+            sidecar.set_link(Arc::new(actions::Link {
+                client: self.client.clone(),
+                ctx: self.ctx.clone(),
+                name: client.clone(),
+                declared,
+                encoding,
+            }));
+        }
         {
             let mut session = self.ctx.session();
             session.encoding = encoding;
@@ -473,7 +493,7 @@ impl LanguageServer for Backend {
         // Files changed on disk reach the symbol index through the editor's watcher too
         // (beside the index's own, which inotify's limits may stop), when it offers one.
         let watches_files = self.ctx.session().watches_files;
-        if let Some(index) = crate::index::current()
+        if let Some(index) = self.ctx.sidecar().and_then(|s| s.index().current())
             && watches_files
         {
             let options = DidChangeWatchedFilesRegistrationOptions {
@@ -499,9 +519,16 @@ impl LanguageServer for Backend {
 
     async fn shutdown(&self) -> Result<()> {
         self.ctx.session().shutdown = true;
-        crate::mcp::editor_shutting_down();
+        let sidecar = self.ctx.sidecar();
+        // The discovery file goes at once, so that no agent is routed to an editor that is
+        // closing (editors may kill the server right after `exit`).
+        if let Some(sidecar) = &sidecar {
+            sidecar.withdraw();
+        }
         self.ctx.log.info(format_args!("shutdown requested"));
-        if !crate::index::save_cache().await {
+        if let Some(sidecar) = &sidecar
+            && !sidecar.index().save_cache().await
+        {
             self.ctx.log.info(format_args!("the symbol cache's write did not end within 2 s"));
         }
         Ok(())
@@ -516,13 +543,17 @@ impl LanguageServer for Backend {
             s.change_folders(added, &removed);
             s.snapshot().folders
         });
-        crate::index::set_folders(folders);
+        if let Some(sidecar) = self.ctx.sidecar() {
+            sidecar.index().set_folders(folders);
+        }
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let paths: Vec<PathBuf> = params.changes.iter().map(|c| folder_path(&c.uri)).collect();
         self.ctx.log.debug(format_args!("{} watched file(s) changed", paths.len()));
-        crate::index::paths_changed(paths);
+        if let Some(sidecar) = self.ctx.sidecar() {
+            sidecar.index().paths_changed(paths);
+        }
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

@@ -8,14 +8,14 @@
 //! group- or world-writable, the file is a regular file of the user with mode 0600, the URL is
 //! loopback (`127.0.0.0/8`, `::1`, `localhost`), and the pid is a live `locus lsp` of the user.
 //! Anything else is refused with a message on stderr naming the file or directory and why
-//! (once per process). A `lastActiveMs` in the future counts as now.
+//! (once per process: see [`Refusals`]). A `lastActiveMs` in the future counts as now.
 
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 pub struct Record {
     /// The sidecar's process id (the file is `<pid>.json`).
     pub pid: u32,
-    /// The MCP endpoint, `http://127.0.0.1:PORT/mcp`.
+    /// The sidecar's URL, `http://127.0.0.1:PORT/mcp`.
     pub url: String,
     /// The bearer token every request must carry.
     pub token: String,
@@ -120,18 +120,33 @@ fn exited(pid: libc::pid_t) -> bool {
 }
 
 /// The live sidecars whose files can be trusted (see the module docs). Files of dead
-/// processes are removed; refused files are named on stderr.
-pub fn list() -> Vec<Record> {
-    list_in(&dir())
+/// processes are removed; refused files are named on stderr, each once per `said`.
+pub fn list(said: &Refusals) -> Vec<Record> {
+    list_in(&dir(), said)
 }
 
 /// [`list`] for the discovery directory `dir`.
-pub fn list_in(dir: &Path) -> Vec<Record> {
+pub fn list_in(dir: &Path, said: &Refusals) -> Vec<Record> {
     let survey = survey_in(dir);
     for why in survey.refused {
-        refuse(why);
+        said.say(why);
     }
     survey.records
+}
+
+/// The refusals already named on stderr, so that a process that lists the sidecars on every
+/// request (`locus mcp`) names each once. Clones share them.
+#[derive(Debug, Clone, Default)]
+pub struct Refusals(Arc<Mutex<HashSet<String>>>);
+
+impl Refusals {
+    /// Names `message` on stderr, unless it was already.
+    fn say(&self, message: String) {
+        let mut said = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if said.insert(message.clone()) {
+            eprintln!("locus: {message}");
+        }
+    }
 }
 
 /// What a discovery directory holds: the trusted records, and why anything else was refused
@@ -355,16 +370,6 @@ fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Says why a file or directory is refused, on stderr, once per process (`locus mcp` lists on
-/// every request).
-fn refuse(message: String) {
-    static SAID: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-    let mut said = SAID.lock().unwrap_or_else(PoisonError::into_inner);
-    if said.get_or_insert_with(HashSet::new).insert(message.clone()) {
-        eprintln!("locus: {message}");
-    }
-}
-
 /// The sidecar that serves `dir`: among those with a workspace folder holding `dir`, the
 /// deepest folder wins, then the most recently active editor.
 pub fn choose<'a>(records: &'a [Record], dir: &Path) -> Option<&'a Record> {
@@ -471,10 +476,10 @@ mod tests {
         fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
         assert_eq!(check_dir(&dir).unwrap_err().split(':').next(), Some("its mode is 0777"));
-        assert!(list_in(&dir).is_empty());
+        assert!(list_in(&dir, &Refusals::default()).is_empty());
         assert!(file.exists(), "nothing is removed from a directory that is not trusted");
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
-        assert!(list_in(&dir).is_empty());
+        assert!(list_in(&dir, &Refusals::default()).is_empty());
         assert!(!file.exists(), "the user's own file naming a process that is not a sidecar");
         fs::remove_dir_all(&dir).unwrap();
     }

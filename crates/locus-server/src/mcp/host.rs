@@ -8,9 +8,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::future::BoxFuture;
 use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
-use locus_tools::{ActionEditor, ActionError, BridgeStatus, Host, Mode};
+use locus_tools::{ActionEditor, ActionError, Host, HostStatus, Mode};
 use serde_json::Value;
 
+use crate::index::SidecarIndex;
 use crate::state::{ContextQuery, Shared};
 
 /// What the sidecar knows about itself beyond the editor state.
@@ -18,8 +19,8 @@ use crate::state::{ContextQuery, Shared};
 pub struct SidecarInfo {
     /// When the process started.
     pub started: SystemTime,
-    /// The MCP endpoint URL.
-    pub endpoint: String,
+    /// The sidecar's URL.
+    pub url: String,
     /// The editor's name, once it initialized.
     pub editor: Mutex<Option<String>>,
     /// When the editor last sent anything (ms since the epoch).
@@ -68,12 +69,13 @@ pub fn now_ms() -> u64 {
 pub struct EditorHost {
     state: Shared,
     info: Arc<SidecarInfo>,
+    index: SidecarIndex,
 }
 
 impl EditorHost {
-    /// A host over `state`.
-    pub fn new(state: Shared, info: Arc<SidecarInfo>) -> EditorHost {
-        EditorHost { state, info }
+    /// A host over `state`, searching the sidecar's `index`.
+    pub fn new(state: Shared, info: Arc<SidecarInfo>, index: SidecarIndex) -> EditorHost {
+        EditorHost { state, info, index }
     }
 }
 
@@ -93,7 +95,7 @@ impl Host for EditorHost {
         Ok(Some(if multi_thread { tokio::task::block_in_place(build) } else { build() }))
     }
 
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let (active, documents_open, folders) = self.state.with(|s| {
             let snapshot = s.snapshot();
             let active = snapshot.active.as_deref().and_then(|uri| {
@@ -102,14 +104,14 @@ impl Host for EditorHost {
             (active, snapshot.documents.len(), snapshot.folders)
         });
         let editor = self.info.editor();
-        BridgeStatus {
+        HostStatus {
             mode: Mode::Sidecar,
             editors_connected: usize::from(editor.is_some()),
             editor,
             active_editor: active,
             documents_open,
             workspace_folders: folders,
-            endpoint: Some(self.info.endpoint.clone()),
+            url: Some(self.info.url.clone()),
             started: self.info.started,
             pid: std::process::id(),
         }
@@ -131,12 +133,12 @@ impl Host for EditorHost {
     }
 
     fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
-        if start && crate::index::current().is_none() {
-            crate::index::start(self.state.with(|s| s.snapshot().folders), |m| {
+        if start && self.index.current().is_none() {
+            self.index.start(self.state.with(|s| s.snapshot().folders), |m| {
                 eprintln!("locus: symbol index: warning: {m}");
             });
         }
-        crate::index::synced(&self.state)
+        self.index.synced(&self.state)
     }
 
     fn action_editor(&self) -> Option<ActionEditor> {

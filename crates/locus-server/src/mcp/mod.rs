@@ -26,11 +26,11 @@ mod tests;
 
 pub use sidecar::Sidecar;
 
-/// Starts the MCP endpoint of `locus lsp` on `port` (0 = random). A failure (the port is
+/// Starts the sidecar of `locus lsp` on `port` (0 = random). A failure (the port is
 /// taken, the runtime directory is not writable) is reported on stderr, returned as the
 /// reason, and leaves the language server running without MCP. Success is not printed:
-/// editors file a server's stderr as errors, so the LSP logs the endpoint through the
-/// editor's log instead.
+/// editors file a server's stderr as errors, so the LSP logs the sidecar's URL through
+/// the editor's log instead.
 pub fn start_sidecar(
     port: u16,
     state: crate::state::Shared,
@@ -39,27 +39,4 @@ pub fn start_sidecar(
         eprintln!("locus: mcp: disabled: {e}");
         e.to_string()
     })
-}
-
-/// The LSP's hook for `shutdown`: the discovery file goes at once, so that no agent is routed
-/// to an editor that is closing (editors may kill the server right after `exit`).
-pub fn editor_shutting_down() {
-    if let Some(s) = sidecar::current() {
-        s.withdraw();
-    }
-}
-
-/// The LSP's hook for `initialize`: the editor's name (no-op without a sidecar).
-pub fn editor_connected(name: &str) {
-    if let Some(s) = sidecar::current() {
-        s.editor_connected(name);
-    }
-}
-
-/// The LSP's hook for `initialize`: how tools reach the editor for editor actions (no-op
-/// without a sidecar).
-pub fn editor_link(link: std::sync::Arc<dyn host::EditorLink>) {
-    if let Some(s) = sidecar::current() {
-        s.set_link(link);
-    }
 }

@@ -30,7 +30,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-use super::discovery::{self, Record};
+use super::discovery::{self, Record, Refusals};
 use super::server::{
     BUDGET_META, LocusServer, TIMEOUT_META, answer_budget, custom_request_error, effective_timeout,
     mcp_result, requested_timeout, server_config, with_progress,
@@ -88,7 +88,7 @@ pub struct Upstream {
     pub client: RunningService<RoleClient, ClientConfig>,
 }
 
-/// Connects to a sidecar's MCP endpoint with its token.
+/// Connects to a sidecar with its token.
 pub async fn connect(record: &Record, client_name: &str) -> Result<Upstream, String> {
     let http = reqwest::Client::builder()
         .no_proxy()
@@ -108,9 +108,9 @@ pub async fn connect(record: &Record, client_name: &str) -> Result<Upstream, Str
     Ok(Upstream { record: record.clone(), client })
 }
 
-/// The sidecar for `workspace`, if one runs.
-pub fn find(workspace: &std::path::Path) -> Option<Record> {
-    discovery::choose(&discovery::list(), workspace).cloned()
+/// The sidecar for `workspace`, if one runs (refused discovery files named once per `said`).
+pub fn find(workspace: &std::path::Path, said: &Refusals) -> Option<Record> {
+    discovery::choose(&discovery::list(said), workspace).cloned()
 }
 
 /// The stdio server of `locus mcp`.
@@ -129,6 +129,8 @@ struct Inner {
     upstream: tokio::sync::Mutex<Option<Arc<Upstream>>>,
     /// The in-process host, whose symbol index (if a call started one) is saved at the end.
     host: Arc<dyn Host>,
+    /// The discovery files refused so far, named once each.
+    refusals: Refusals,
 }
 
 impl Proxy {
@@ -153,6 +155,7 @@ impl Proxy {
                 answer_budget,
                 upstream: Default::default(),
                 host,
+                refusals: Refusals::default(),
             }),
         }
     }
@@ -161,7 +164,9 @@ impl Proxy {
     /// connection while it is the same process); `None` to serve in-process.
     async fn upstream(&self) -> Option<Arc<Upstream>> {
         let workspace = self.inner.workspace.clone();
-        let chosen = tokio::task::spawn_blocking(move || find(&workspace)).await.ok().flatten();
+        let said = self.inner.refusals.clone();
+        let chosen =
+            tokio::task::spawn_blocking(move || find(&workspace, &said)).await.ok().flatten();
         let mut current = self.inner.upstream.lock().await;
         let Some(record) = chosen else {
             if current.take().is_some() {

@@ -1,5 +1,6 @@
-//! The MCP endpoint `locus lsp` hosts: streamable HTTP on 127.0.0.1, a bearer token, Origin
-//! and Host checks, and the discovery file (`docs/configuration.md`).
+//! The sidecar: the MCP server `locus lsp` runs for agents, streamable HTTP on 127.0.0.1
+//! behind a bearer token, with Origin and Host checks and the discovery file
+//! (`docs/configuration.md`).
 //!
 //! It runs on a thread and runtime of its own, so agents' calls never wait behind the
 //! editor's messages (and the reverse); both meet only at the editor state's lock.
@@ -30,9 +31,10 @@ use super::discovery::{self, Record};
 use super::host::{EditorHost, SidecarInfo, now_ms};
 use super::server::LocusServer;
 use super::sessions::{Limits, Sessions};
+use crate::index::SidecarIndex;
 use crate::state::Shared;
 
-/// The running endpoint. Dropping it stops the server and removes the discovery file.
+/// The running sidecar. Dropping it stops the server and removes the discovery file.
 pub struct Sidecar {
     info: Arc<SidecarInfo>,
     state: Shared,
@@ -41,14 +43,8 @@ pub struct Sidecar {
     shutdown: CancellationToken,
     /// Set once the editor asked to shut down: the discovery file is gone for good.
     withdrawn: std::sync::atomic::AtomicBool,
-}
-
-/// The sidecar of this process, for the LSP's hooks.
-static CURRENT: Mutex<Option<Weak<Sidecar>>> = Mutex::new(None);
-
-/// The sidecar of this process, if one runs.
-pub fn current() -> Option<Arc<Sidecar>> {
-    CURRENT.lock().unwrap_or_else(PoisonError::into_inner).as_ref().and_then(Weak::upgrade)
+    /// The workspace symbol index, shared with the MCP host.
+    index: SidecarIndex,
 }
 
 impl Sidecar {
@@ -65,7 +61,7 @@ impl Sidecar {
         let started = SystemTime::now();
         let info = Arc::new(SidecarInfo {
             started,
-            endpoint: url.clone(),
+            url: url.clone(),
             editor: Mutex::new(None),
             last_active_ms: now_ms().into(),
             link: Mutex::new(None),
@@ -83,6 +79,7 @@ impl Sidecar {
             last_active_ms: info.last_active_ms.load(Ordering::Relaxed),
         };
         let path = discovery::write(&record)?;
+        let index = SidecarIndex::default();
         let sidecar = Arc::new(Sidecar {
             info: info.clone(),
             state: state.clone(),
@@ -90,9 +87,9 @@ impl Sidecar {
             path: path.clone(),
             shutdown: CancellationToken::new(),
             withdrawn: false.into(),
+            index: index.clone(),
         });
-        *CURRENT.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::downgrade(&sidecar));
-        let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info));
+        let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info, index));
         let shutdown = sidecar.shutdown.clone();
         let weak = Arc::downgrade(&sidecar);
         std::thread::Builder::new().name("locus-mcp".into()).spawn(move || {
@@ -109,21 +106,26 @@ impl Sidecar {
                 tokio::spawn(on_signals(path));
                 tokio::spawn(refresh_record(weak, shutdown.clone()));
                 if let Err(e) = serve(listener, token, host, shutdown).await {
-                    eprintln!("locus: mcp: the endpoint stopped: {e}");
+                    eprintln!("locus: mcp: the sidecar stopped: {e}");
                 }
             });
         })?;
         Ok(sidecar)
     }
 
-    /// The endpoint URL.
+    /// The sidecar's URL.
     pub fn url(&self) -> &str {
-        &self.info.endpoint
+        &self.info.url
     }
 
     /// The discovery file.
     pub fn discovery_file(&self) -> &std::path::Path {
         &self.path
+    }
+
+    /// The workspace symbol index, which the editor's folders and file events feed.
+    pub fn index(&self) -> &SidecarIndex {
+        &self.index
     }
 
     /// Called when the editor initialized: records its name and the workspace folders.

@@ -33,12 +33,12 @@ async fn connect(server: LocusServer) -> Client {
 fn editor(state: &Shared) -> Arc<dyn Host> {
     let info = Arc::new(SidecarInfo {
         started: SystemTime::now(),
-        endpoint: "http://127.0.0.1:0/mcp".into(),
+        url: "http://127.0.0.1:0/mcp".into(),
         editor: std::sync::Mutex::new(Some("test editor".into())),
         last_active_ms: 0.into(),
         link: std::sync::Mutex::new(None),
     });
-    Arc::new(EditorHost::new(state.clone(), info))
+    Arc::new(EditorHost::new(state.clone(), info, Default::default()))
 }
 
 fn server(catalogue: Catalogue, host: Arc<dyn Host>, timeout: Option<Duration>) -> LocusServer {

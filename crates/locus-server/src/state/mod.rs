@@ -235,6 +235,8 @@ pub struct EditorState {
     cursor_plugin: bool,
     /// Wall-clock time of the user's last action, in ms since the epoch (see `last_touch_ms`).
     last_touch_ms: u64,
+    /// Outlines updated in the background after edits.
+    prefetch: prefetch::Prefetch,
 }
 
 impl Default for EditorState {
@@ -253,6 +255,7 @@ impl EditorState {
             clock: 0,
             cursor_plugin: false,
             last_touch_ms: 0,
+            prefetch: prefetch::Prefetch::default(),
         }
     }
 
@@ -375,7 +378,7 @@ impl EditorState {
         let read_recently = doc.context_read.is_some_and(|t| t.elapsed() <= prefetch::RECENT);
         if read_recently && !doc.asleep && doc.pending.is_none() && doc.source.outline_started() {
             let dirty = doc.dirty_check();
-            prefetch::outline(&key, doc.source.snapshot(), dirty);
+            self.prefetch.outline(&key, doc.source.snapshot(), dirty);
         }
         if !reasons.is_empty() {
             return Err(StateError::BadChanges { uri: uri.to_string(), reasons });

@@ -31,7 +31,7 @@
 //! reader extracts the outline afresh).
 
 use std::collections::VecDeque;
-use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use locus_scopes::Source;
@@ -44,24 +44,62 @@ pub(super) const RECENT: Duration = Duration::from_secs(30);
 /// How many documents may wait for their update at once.
 const MAX_WAITING: usize = 8;
 
+/// The background updates of one editor state: its thread, started at the first update
+/// handed over, and ended when the state is dropped.
+#[derive(Default)]
+pub(super) struct Prefetch {
+    /// `None` until the first update; then the thread's queue, or `None` inside if the thread
+    /// could not be started (readers then update outlines themselves, as they would anyway).
+    worker: Option<Option<Arc<Slot>>>,
+    /// How many updates of each document were handed over, for the tests.
+    #[cfg(test)]
+    handed_over: std::collections::HashMap<String, usize>,
+}
+
+type Job = (Source, DirtyCheck);
+
 struct Slot {
-    next: Mutex<VecDeque<(String, (Source, DirtyCheck))>>,
+    next: Mutex<Queue>,
     ready: Condvar,
 }
 
-static SLOT: OnceLock<Option<&'static Slot>> = OnceLock::new();
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<(String, Job)>,
+    /// The state is gone: the thread ends.
+    closed: bool,
+}
 
-/// Updates `source`'s outline soon, on the background thread, and answers `dirty` (which
-/// hashes the whole text when its length is the saved one's); replaces the snapshot of the
-/// same document (`key`) handed over before that the thread has not started on.
-pub(super) fn outline(key: &str, source: Source, dirty: DirtyCheck) {
+impl Prefetch {
+    /// Updates `source`'s outline soon, on the background thread, and answers `dirty` (which
+    /// hashes the whole text when its length is the saved one's); replaces the snapshot of
+    /// the same document (`key`) handed over before that the thread has not started on.
+    pub(super) fn outline(&mut self, key: &str, source: Source, dirty: DirtyCheck) {
+        #[cfg(test)]
+        {
+            *self.handed_over.entry(key.to_string()).or_default() += 1;
+        }
+        let Some(slot) = self.worker.get_or_insert_with(start) else { return };
+        let mut next = slot.next.lock().unwrap_or_else(PoisonError::into_inner);
+        wait_in(&mut next.jobs, key, (source, dirty));
+        drop(next);
+        slot.ready.notify_one();
+    }
+
+    /// How many updates of the document `key` were handed to the background thread.
     #[cfg(test)]
-    tests::handed_over(key);
-    let Some(slot) = SLOT.get_or_init(start) else { return };
-    let mut next = slot.next.lock().unwrap_or_else(PoisonError::into_inner);
-    wait_in(&mut next, key, (source, dirty));
-    drop(next);
-    slot.ready.notify_one();
+    pub(super) fn updates_of(&self, key: &str) -> usize {
+        self.handed_over.get(key).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for Prefetch {
+    fn drop(&mut self) {
+        if let Some(Some(slot)) = &self.worker {
+            slot.next.lock().unwrap_or_else(PoisonError::into_inner).closed = true;
+            slot.ready.notify_one();
+        }
+    }
 }
 
 /// Puts `job` in `queue` as `key`'s one waiting job, in place of the one waiting already, or
@@ -78,20 +116,23 @@ fn wait_in<T>(queue: &mut VecDeque<(String, T)>, key: &str, job: T) {
     }
 }
 
-/// Starts the thread; `None` if it cannot be started (readers then update outlines
-/// themselves, as they would anyway).
-fn start() -> Option<&'static Slot> {
-    let slot: &'static Slot =
-        Box::leak(Box::new(Slot { next: Mutex::new(VecDeque::new()), ready: Condvar::new() }));
+/// Starts the thread; `None` if it cannot be started.
+fn start() -> Option<Arc<Slot>> {
+    let slot = Arc::new(Slot { next: Mutex::new(Queue::default()), ready: Condvar::new() });
+    let thread_slot = slot.clone();
     std::thread::Builder::new()
         .name("locus-outline".to_string())
         .spawn(move || {
             lower_priority();
+            let slot = thread_slot;
             loop {
                 let (source, dirty) = {
                     let mut next = slot.next.lock().unwrap_or_else(PoisonError::into_inner);
                     loop {
-                        match next.pop_front() {
+                        if next.closed {
+                            return;
+                        }
+                        match next.jobs.pop_front() {
                             Some((_, job)) => break job,
                             None => {
                                 next = slot.ready.wait(next).unwrap_or_else(PoisonError::into_inner)
@@ -120,23 +161,10 @@ fn lower_priority() {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
-    use std::collections::{HashMap, VecDeque};
-    use std::sync::Mutex;
+mod tests {
+    use std::collections::VecDeque;
 
     use super::{MAX_WAITING, wait_in};
-
-    static HANDED_OVER: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
-
-    pub(in crate::state) fn handed_over(key: &str) {
-        let mut counts = HANDED_OVER.lock().unwrap();
-        *counts.get_or_insert_with(HashMap::new).entry(key.to_string()).or_default() += 1;
-    }
-
-    /// How many updates of the document `key` were handed to the background thread.
-    pub(in crate::state) fn updates_of(key: &str) -> usize {
-        HANDED_OVER.lock().unwrap().as_ref().and_then(|c| c.get(key).copied()).unwrap_or(0)
-    }
 
     #[test]
     fn each_document_waits_once_and_the_queue_is_bounded() {

@@ -520,17 +520,17 @@ fn only_documents_whose_context_was_asked_recently_are_outlined_in_the_backgroun
     }
     edit(&mut s, 2);
     edit(&mut s, 3);
-    assert_eq!(prefetch::tests::updates_of(&key), 0, "nobody read this document's context");
+    assert_eq!(s.prefetch.updates_of(&key), 0, "nobody read this document's context");
     // Once a context was asked, each edit hands its version over.
     ctx(&mut s, Some(uri)).unwrap();
     edit(&mut s, 4);
     edit(&mut s, 5);
-    assert_eq!(prefetch::tests::updates_of(&key), 2);
+    assert_eq!(s.prefetch.updates_of(&key), 2);
     // Long after the last context, edits are no longer outlined ahead.
     let long_ago = std::time::Instant::now()
         .checked_sub(prefetch::RECENT + Duration::from_secs(1))
         .expect("the machine has been up longer than that");
     s.docs.get_mut(&key).unwrap().context_read = Some(long_ago);
     edit(&mut s, 6);
-    assert_eq!(prefetch::tests::updates_of(&key), 2);
+    assert_eq!(s.prefetch.updates_of(&key), 2);
 }

@@ -101,7 +101,7 @@ pub fn wait_gone(path: &Path) {
 
 pub type Client = RunningService<RoleClient, ClientConfig>;
 
-/// An rmcp client on the sidecar's endpoint, with its token.
+/// An rmcp client of the sidecar, with its token.
 pub async fn http_client(record: &Value) -> Client {
     let http = reqwest::Client::builder().no_proxy().pool_max_idle_per_host(0).build().unwrap();
     let config =

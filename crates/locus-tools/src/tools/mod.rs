@@ -5,6 +5,7 @@ pub mod action;
 pub mod debug;
 pub mod dialog;
 mod editor;
+mod paths;
 mod search;
 mod symbol;
 mod system;

@@ -26,7 +26,7 @@ pub struct StatusData {
     pub mode: &'static str,
     /// The editor's name, when one connected.
     pub editor: Option<String>,
-    /// Editors connected to this bridge.
+    /// Editors connected to the process serving the tools.
     pub editors_connected: usize,
     /// The active editor's document, if any.
     pub active_editor: Option<String>,
@@ -34,11 +34,11 @@ pub struct StatusData {
     pub documents_open: usize,
     /// The editor's workspace folders.
     pub workspace_folders: Vec<String>,
-    /// Seconds since the bridge started.
+    /// Seconds since the serving process started.
     pub uptime_seconds: f64,
     /// When it started (RFC 3339).
     pub started_at: String,
-    /// The MCP endpoint, when served over HTTP.
+    /// The sidecar's URL, when served over HTTP.
     pub endpoint: Option<String>,
     /// The serving process.
     pub pid: u32,
@@ -147,7 +147,7 @@ impl Tool for BridgeStatus {
                 .collect(),
             uptime_seconds: (uptime.as_secs_f64() * 1000.0).round() / 1000.0,
             started_at: rfc3339(s.started.duration_since(UNIX_EPOCH).unwrap_or_default()),
-            endpoint: s.endpoint,
+            endpoint: s.url,
             pid: s.pid,
             symbol_index: cx.host.symbol_index(false).map(|i| index_status(i.status())),
         })

@@ -11,7 +11,7 @@ use locus_context::{EditorContext, Request, Symbols};
 use locus_dap::{Lookup, Registry, testing};
 use locus_doc::{Document, Position, PositionEncoding};
 use locus_tools::tools::debug;
-use locus_tools::{BridgeStatus, CallOptions, Catalogue, Detached, Host};
+use locus_tools::{CallOptions, Catalogue, Detached, Host, HostStatus};
 use serde_json::{Value, json};
 
 /// The catalogue's debug family on a runtime of its own.
@@ -91,7 +91,7 @@ impl Host for Editor {
         let text = std::fs::read_to_string(&self.file).map_err(|e| e.to_string())?;
         Ok(Some(context_at(&self.file, &text, self.line, 4)))
     }
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let mut status = Detached::new().status();
         status.workspace_folders = vec![self.folder.clone()];
         status

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{EDITOR_ACTION, Pos, ask, editor_for, from_lsp, names, path_of, read, uri_of};
+use crate::tools::paths;
 use crate::{Cx, Effect, Tool, ToolError, ToolSpec, WhenToUse, params};
 
 /// `diagnostic_collect`: the problems the editor shows.
@@ -101,7 +102,7 @@ impl Tool for DiagnosticCollect {
         let editor = editor_for(&cx, names::DIAGNOSTIC_COLLECT)?;
         let mut params = json!({});
         if let Some(path) = &p.path {
-            let path = params::resolve_file(&cx, path)?;
+            let path = paths::resolve_file(&cx, path)?;
             params["uri"] = json!(uri_of(&path));
         }
         let answer = ask(&cx, &editor, names::DIAGNOSTIC_COLLECT, params).await?;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{EDITOR_ACTION, ask, editor_for, names, read, uri_of};
+use crate::tools::paths;
 use crate::{Cx, Effect, Tool, ToolError, ToolSpec, WhenToUse, params};
 
 /// `editor_open_file`: opens a file in the editor and shows a line.
@@ -61,7 +62,7 @@ impl Tool for EditorOpenFile {
 
     async fn run(&self, p: OpenParams, cx: Cx) -> Result<OpenData, ToolError> {
         let editor = editor_for(&cx, names::EDITOR_OPEN_FILE)?;
-        let path = params::resolve_file(&cx, &p.path)?;
+        let path = paths::resolve_file(&cx, &p.path)?;
         let mut params = json!({"uri": uri_of(&path)});
         if let Some(line) = p.line {
             let file = read(&cx, &path)?;

@@ -9,6 +9,7 @@ use super::{
     EDITOR_ACTION, FileEdits, applied, ask, changed_files, editor_for, list, names, target_path,
     total_edits, unsaved_note, uri_of,
 };
+use crate::tools::paths;
 use crate::{Cx, Effect, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse, params};
 
 /// `file_rename`: moves a file through the editor, which updates the imports.
@@ -82,7 +83,7 @@ impl Tool for FileRename {
                 .with_details(json!({"parameter": "newPath"})));
         }
         let editor = editor_for(&cx, names::FILE_RENAME)?;
-        let from = params::resolve_file(&cx, &p.path)?;
+        let from = paths::resolve_file(&cx, &p.path)?;
         let to = target_path(&cx, &p.new_path, &from);
         if to.exists() {
             return Err(ToolError::new(

@@ -14,6 +14,7 @@ use super::{
     EDITOR_ACTION, FileEdits, FileText, Pos, applied, ask, changed_files, editor_for, list, names,
     read, to_lsp, total_edits, unsaved_note, uri_of,
 };
+use crate::tools::paths;
 use crate::{Cx, Effect, ErrorCode, Tool, ToolError, ToolSpec, WhenToUse, params};
 
 /// `symbol_rename`: renames a symbol and every reference through the editor's rename.
@@ -132,7 +133,7 @@ impl Tool for SymbolRename {
             (false, Some(name)) => (0, 0, Some(name.clone())),
         };
         let editor = editor_for(&cx, names::SYMBOL_RENAME)?;
-        let path = params::resolve_file(&cx, &p.path)?;
+        let path = paths::resolve_file(&cx, &p.path)?;
         let file = read(&cx, &path)?;
         let (line, character) = match &old_name {
             None => {

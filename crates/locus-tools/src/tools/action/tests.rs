@@ -11,7 +11,7 @@ use locus_doc::{Document, PositionEncoding};
 use serde_json::{Value, json};
 
 use crate::editor_context::at;
-use crate::host::{ActionEditor, ActionError, BridgeStatus, Detached, Host, Mode};
+use crate::host::{ActionEditor, ActionError, Detached, Host, HostStatus, Mode};
 use crate::{CallOptions, Options, standard};
 
 type Script = dyn Fn(&str, &Value) -> Result<Value, ActionError> + Send + Sync;
@@ -58,7 +58,7 @@ impl Host for Editor {
     fn editor_context(&self) -> Result<Option<EditorContext>, String> {
         Ok(self.context.clone())
     }
-    fn status(&self) -> BridgeStatus {
+    fn status(&self) -> HostStatus {
         let mut s = Detached::new().status();
         s.mode = Mode::Sidecar;
         s.editors_connected = 1;
@@ -491,7 +491,7 @@ fn an_editor_that_tried_and_failed_is_not_unsupported() {
     assert!(v["error"]["message"].as_str().unwrap().contains("connection to Neovim is closed"));
 }
 
-/// The path and line checks are the catalogue's own (`params::resolve_file`,
+/// The path and line checks are the catalogue's own (`paths::resolve_file`,
 /// `params::line_within`): each place looked is listed once, a folder is refused by name, and
 /// a line past the end names the file's line count.
 #[test]

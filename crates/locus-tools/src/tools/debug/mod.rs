@@ -302,7 +302,7 @@ pub(crate) fn dap_error(e: locus_dap::Error) -> ToolError {
 /// canonical when it exists.
 pub(crate) fn resolve(cx: &Cx, path: &str) -> PathBuf {
     let given = Path::new(path);
-    let candidates = crate::params::candidates(cx, given);
+    let candidates = crate::tools::paths::candidates(cx, given);
     for c in &candidates {
         if c.exists() {
             return std::fs::canonicalize(c).unwrap_or_else(|_| c.clone());

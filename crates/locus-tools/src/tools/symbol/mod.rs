@@ -82,7 +82,7 @@ impl Loaded {
 }
 
 pub(crate) fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
-    let path = crate::params::resolve_file(cx, path)?;
+    let path = super::paths::resolve_file(cx, path)?;
     let registry = Registry::builtin();
     if let Some((doc, language_id)) = cx.host.document(&path) {
         let language = registry.by_id(&language_id).or_else(|| {
