@@ -1,5 +1,9 @@
 //! Loading a language's `symbols.scm`: inheritance, compilation and validation.
 //!
+//! The workspace index gets its own compilation of the file: without the patterns marked
+//! `index.skip`, with `index.merge` for `merge` ([`LanguageConfig::load_index`]). A file that
+//! sets no `index.*` property serves the index as it is.
+//!
 //! The vocabulary a query may use is closed and documented in `queries/README.md`:
 //! - `@symbol.<kind>`: the node a symbol spans, `<kind>` a snake_case LSP kind;
 //! - `@name`: the node(s) whose text names the symbol and whose span is its selection range;
