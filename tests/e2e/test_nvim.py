@@ -124,7 +124,7 @@ def test_checkhealth_passes(ux):
     assert "OK version: locus " in text, text
     assert "OK attached to buffer" in text and "greeter.py" in text, text
     assert "OK position encoding: utf-8" in text, text
-    assert "OK MCP endpoint: http://127.0.0.1:" in text, text
+    assert "OK MCP sidecar: http://127.0.0.1:" in text, text
     assert f"OK discovery file: {work / 'run' / 'locus'}/" in text, text
     assert "symbol forwarding: off" in text, text
 

@@ -591,7 +591,7 @@ def test_mcp_port_setting_restarts_the_server_and_says_what_is_wrong(vscode):
         settings.write_text(json.dumps({"locus.mcp.port": port}))
         d("waitText", selector=".notifications-toasts", text=f"{port}")
         texts = "\n".join(d("texts", selector=".notifications-toasts")["texts"])
-        assert "MCP endpoint failed" in texts, texts
+        assert "MCP sidecar failed" in texts, texts
         d("screenshot", path=str(ARTIFACTS / "port-taken.png"))
     settings.write_text(json.dumps({"locus.mcp.port": 70000}))
     d("waitText", selector=".notifications-toasts", text="locus.mcp.port must be a whole number from 0 to 65535")

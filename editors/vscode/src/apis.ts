@@ -17,7 +17,7 @@ export interface VsCodeApis {
 export interface ApiSupport {
   /** Locus's tools can be registered with VS Code's agent. */
   tools: boolean;
-  /** Locus's MCP endpoint can be offered to VS Code (its "MCP: List Servers"). */
+  /** Locus's MCP sidecar can be offered to VS Code (its "MCP: List Servers"). */
   mcpProvider: boolean;
   /** One line per missing API, for the Locus log: what is missing and what still works. */
   missing: string[];

@@ -1,7 +1,7 @@
 // The Locus extension: starts `locus lsp` for the window (vscode-languageclient), reports the
 // cursor, the selection, the active editor and its focus, and VS Code's own document symbols
 // (docs/editors.md, docs/reference/lsp.md); registers Locus's tools with VS Code's agent and its
-// MCP endpoint with VS Code; shows the endpoint in the status bar; does Locus's editor actions.
+// MCP sidecar with VS Code; shows its URL in the status bar; does Locus's editor actions.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -258,7 +258,7 @@ class Extension {
     await this.forwarder?.close();
     this.forwarder = undefined;
     this.discovery = undefined;
-    // VS Code's MCP server list drops Locus (else it keeps the dead endpoint: ECONNREFUSED).
+    // VS Code's MCP server list drops Locus (else it keeps the dead sidecar's URL: ECONNREFUSED).
     this.mcpChanged.fire();
     if (client) {
       try {
@@ -289,12 +289,12 @@ class Extension {
     await this.stop();
   }
 
-  // ---- MCP endpoint, tools, status bar ----
+  // ---- MCP sidecar, tools, status bar ----
 
   private async onMcpStatus(s: McpStatus): Promise<void> {
     this.log(`MCP: ${s.state}${s.url ? ` ${s.url}` : ''}${s.message ? `: ${s.message}` : ''}`);
     if (s.state === 'failed' && s.message) {
-      void vscode.window.showWarningMessage(`Locus: the MCP endpoint failed: ${s.message}`);
+      void vscode.window.showWarningMessage(`Locus: the MCP sidecar failed: ${s.message}`);
     }
     this.setStatus(s);
     await this.forwarder?.close();
@@ -313,7 +313,7 @@ class Extension {
         }));
         registerTools(() => this.forwarder, listed, this.declared, this.registered, this.context.subscriptions, (m) => this.log(m));
       } catch (e) {
-        this.log(`cannot reach the MCP endpoint: ${(e as Error).message}`);
+        this.log(`cannot reach the MCP sidecar: ${(e as Error).message}`);
       }
     }
     this.mcpChanged.fire();
@@ -376,7 +376,7 @@ class Extension {
 
   private async copyUrl(): Promise<void> {
     if (this.mcp?.state !== 'listening' || !this.mcp.url) {
-      void vscode.window.showWarningMessage('Locus: the MCP endpoint is not listening');
+      void vscode.window.showWarningMessage('Locus: the MCP sidecar is not listening');
       return;
     }
     await vscode.env.clipboard.writeText(this.mcp.url);

@@ -1,4 +1,4 @@
-// Forwarding tool calls to the sidecar (`locus lsp`'s MCP endpoint), the one implementation
+// Forwarding tool calls to the sidecar (the MCP server inside `locus lsp`), the one implementation
 // behind the `vscode.lm` tools: they answer exactly what MCP clients get. No VS Code here
 // (test/forward.test.ts runs it against a real `locus lsp`).
 

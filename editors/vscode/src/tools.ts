@@ -33,9 +33,10 @@ export function declaredTools(packageJSON: any): Map<string, string> {
   return out;
 }
 
-/** The text parts of a forwarded answer: the summary, then the envelope as JSON. */
+/** The text parts of a forwarded answer: the summary, then the envelope as JSON (the sidecar
+ * sends both as its MCP content; the envelope is added when an answer has only the summary). */
 export function answerTexts(a: ToolAnswer): string[] {
-  return [...a.texts, JSON.stringify(a.envelope ?? null)];
+  return a.texts.length > 1 ? a.texts : [...a.texts, JSON.stringify(a.envelope ?? null)];
 }
 
 /** Registers the tools the sidecar has enabled and package.json declares; returns the names. */
@@ -68,7 +69,7 @@ export function registerTools(
         invoke: async (options: { input: unknown }, token: vscode.CancellationToken) => {
           const f = forwarder();
           if (!f) {
-            throw new Error('Locus\'s MCP endpoint is off (locus.mcp.enabled is false, or the server is stopped)');
+            throw new Error('Locus\'s MCP sidecar is off (locus.mcp.enabled is false, or the server is stopped)');
           }
           const abort = new AbortController();
           const sub = token?.onCancellationRequested(() => abort.abort());

@@ -1,5 +1,5 @@
 -- `:checkhealth locus`: is the binary there and which version, is the server attached to the
--- buffer you were in, where agents reach it (MCP endpoint and discovery file), whether symbols
+-- buffer you were in, where agents reach it (the MCP sidecar and its discovery file), whether symbols
 -- are forwarded, which position encoding was negotiated, which editor actions agents may ask
 -- for, and whether focus events arrive.
 
@@ -52,27 +52,27 @@ end
 local function check_mcp(locus, client)
   local status = locus.mcp_status(client)
   if locus.mcp_disabled(client) then
-    health.ok('MCP endpoint: off (--no-mcp in cmd); agents cannot reach this editor')
+    health.ok('MCP sidecar: off (--no-mcp in cmd); agents cannot reach this editor')
     return
   end
   if status and status.state == 'failed' then
-    health.error('MCP endpoint failed: ' .. (status.message or 'no reason given'), {
+    health.error('MCP sidecar failed: ' .. (status.message or 'no reason given'), {
       'A port given with --mcp-port may be taken; drop it (0, a random port, is the default) and :Locus restart.',
     })
     return
   end
   local disc = locus.discovery(client)
   if disc then
-    health.ok('MCP endpoint: ' .. tostring(disc.record.url))
+    health.ok('MCP sidecar: ' .. tostring(disc.record.url))
     health.ok('discovery file: ' .. disc.path)
   elseif status and status.url then
-    health.ok('MCP endpoint: ' .. status.url)
+    health.ok('MCP sidecar: ' .. status.url)
     health.warn('no discovery file found in ' .. locus.discovery_dir(), {
       '`locus mcp` finds the editor through it: is $XDG_RUNTIME_DIR the same for Neovim and the agent?',
     })
   else
     health.warn('no discovery file for this server in ' .. locus.discovery_dir(), {
-      'Agents (`locus mcp`) cannot find this editor. See :LspLog for the MCP endpoint\'s start-up error;',
+      'Agents (`locus mcp`) cannot find this editor. See :LspLog for the MCP sidecar\'s start-up error;',
       'the agent and Neovim must share $XDG_RUNTIME_DIR.',
     })
   end

@@ -180,7 +180,7 @@ function M.describe(bufnr)
 end
 
 --- The lines `:Locus status` prints: each locus client with its version, encoding, buffers and
---- workspace, its MCP endpoint and discovery file, and the active editor as agents see it.
+--- workspace, its MCP sidecar and discovery file, and the active editor as agents see it.
 ---@return string[]
 function M.status_lines()
   local lines = {}
