@@ -19,6 +19,7 @@ fn main() {
             match e {
                 // clap's messages are complete as they are ("error: …", a tip, the usage).
                 commands::CliError::Parse(_) => eprintln!("{e}"),
+                commands::CliError::ClosedOutput => {}
                 _ => eprintln!("locus: {e}"),
             }
             e.exit_code()

@@ -171,3 +171,19 @@ fn completion_scripts_for_bash_zsh_and_fish() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("possible values: bash"), "{}", stderr(&out));
 }
+
+/// `locus tools | head -1`: the reader stops early; Locus ends quietly with 0, as a filter does.
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_locus"))
+        .arg("tools")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closed before the listing (well over a pipe's 64 KiB) can be written whole.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}

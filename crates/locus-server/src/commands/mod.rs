@@ -24,6 +24,9 @@ pub enum CliError {
     Parse(clap::Error),
     /// A file could not be read, a tool failed, or output could not be written: exit code 1.
     Io(String),
+    /// The reader of the output stopped reading (`locus tools | head`): not an error, as for
+    /// any Unix filter; the process ends quietly with exit code 0.
+    ClosedOutput,
 }
 
 impl CliError {
@@ -33,6 +36,7 @@ impl CliError {
             CliError::Usage(_) => 2,
             CliError::Parse(e) => e.exit_code(),
             CliError::Io(_) => 1,
+            CliError::ClosedOutput => 0,
         }
     }
 }
@@ -44,11 +48,15 @@ impl fmt::Display for CliError {
             // Plain text: the rendered message without terminal colours.
             CliError::Parse(e) => write!(f, "{}", e.render().to_string().trim_end()),
             CliError::Io(m) => write!(f, "error: {m}"),
+            CliError::ClosedOutput => write!(f, "the output was closed"),
         }
     }
 }
 
 /// Writing the answer failed (a closed pipe, a full disk).
 pub(crate) fn io_err(e: std::io::Error) -> CliError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return CliError::ClosedOutput;
+    }
     CliError::Io(format!("writing output: {e}"))
 }
