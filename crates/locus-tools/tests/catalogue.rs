@@ -1,11 +1,14 @@
 //! Every tool has its metadata, and its input schema and its validation agree.
 
+mod context_support;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use locus_context::{EditorContext, Request, Symbols};
-use locus_doc::{Document, Position, PositionEncoding};
+use context_support::context_at;
+use locus_context::EditorContext;
+use locus_doc::Document;
 use locus_tools::{
     CallOptions, CancellationToken, Catalogue, Category, Detached, ErrorCode, Host, HostStatus,
     Mode, Options, editor_context_json, params, standard,
@@ -213,25 +216,6 @@ fn params_outcome(catalogue: &Arc<Catalogue>, name: &str, args: Value) -> Option
 
 struct FakeEditor {
     context: Option<EditorContext>,
-}
-
-/// The editorContext an editor reports for `text` as the file `path`, the cursor on a 1-based
-/// line and UTF-16 character.
-fn context_at(path: &Path, text: &str, line: u32, character: u32) -> EditorContext {
-    let doc = Document::new(text, 0);
-    let cursor = doc.offset_at(Position::new(line - 1, character - 1), PositionEncoding::Utf16);
-    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
-    let source = locus_scopes::Source::new(doc, language);
-    let path = path.display().to_string();
-    let request = Request {
-        path: &path,
-        language_id: None,
-        is_dirty: false,
-        cursor,
-        selection: None,
-        symbols: Symbols::Syntax,
-    };
-    locus_context::build(&source, &request)
 }
 
 impl Host for FakeEditor {

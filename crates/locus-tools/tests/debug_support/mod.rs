@@ -4,12 +4,16 @@
 
 #![allow(dead_code, reason = "each test file uses a part of this module")]
 
+#[path = "../context_support/mod.rs"]
+mod context_support;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use locus_context::{EditorContext, Request, Symbols};
+use context_support::context_at;
+use locus_context::EditorContext;
 use locus_dap::{Lookup, Registry, testing};
-use locus_doc::{Document, Position, PositionEncoding};
+use locus_doc::Document;
 use locus_tools::tools::debug;
 use locus_tools::{CallOptions, Catalogue, Detached, Host, HostStatus};
 use serde_json::{Value, json};
@@ -100,25 +104,6 @@ impl Host for Editor {
         None
     }
     fn warn(&self, _: &str) {}
-}
-
-/// The editorContext an editor reports for `text` as the file `path`, the cursor on a 1-based
-/// line and UTF-16 character.
-fn context_at(path: &Path, text: &str, line: u32, character: u32) -> EditorContext {
-    let doc = Document::new(text, 0);
-    let cursor = doc.offset_at(Position::new(line - 1, character - 1), PositionEncoding::Utf16);
-    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
-    let source = locus_scopes::Source::new(doc, language);
-    let path = path.display().to_string();
-    let request = Request {
-        path: &path,
-        language_id: None,
-        is_dirty: false,
-        cursor,
-        selection: None,
-        symbols: Symbols::Syntax,
-    };
-    locus_context::build(&source, &request)
 }
 
 /// Whether a process runs (a zombie, waiting for a parent that is not us, has ended).
