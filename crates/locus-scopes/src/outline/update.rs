@@ -110,12 +110,15 @@ fn update_traced(
     // `gap_refusal` prove the gap's symbols the same as a whole extraction's.
     let merging = !independent(config);
     // Not where an item added or removed renumbers the items after it, outside the gap (a
-    // name by place, `{index}`): the holder is then re-extracted whole.
+    // name by place, `{index}`): the holder is then re-extracted whole. Nor inside a symbol
+    // found in a token's text (a JSDoc `@typedef` in its comment): it ends where the text
+    // inside it says, which only its whole re-extraction sees.
     if config.patterns.iter().all(|p| p.level.is_none())
         && !renumbers(config, tree, dirty, from_error)
         && (!merging || path.is_empty())
         && !outline.names.joinable()
         && self_contained(&outline.symbols, &path)
+        && (path.is_empty() || !in_one_token(tree, symbol_at(&outline.symbols, &path).range))
     {
         let (children, lo, hi) = match path.is_empty() {
             true => (&outline.symbols, 0, doc.len_bytes()),
@@ -256,6 +259,14 @@ fn lowest_holder(root: Node, dirty: Span) -> Option<Node> {
         x = x.parent()?;
     }
     Some(x)
+}
+
+/// Whether `span` lies strictly inside one leaf of the tree, as a symbol found in a comment's
+/// text (`text.match`) does; a symbol made of nodes spans at least one whole.
+fn in_one_token(tree: &Tree, span: Span) -> bool {
+    tree.root_node().descendant_for_byte_range(span.start, span.end).is_some_and(|n| {
+        n.child_count() == 0 && (n.start_byte(), n.end_byte()) != (span.start, span.end)
+    })
 }
 
 /// Whether the symbols a gap's query found just past its end (`beyond`) are the kept sibling

@@ -241,3 +241,14 @@ fn merging_gap_refuses_an_edit_in_a_statement_past_the_gap() {
         Route::Whole(Some(Refusal::Statement))
     );
 }
+
+/// A JSDoc `@typedef` ends where its comment's text says: a line typed inside it that is no
+/// longer part of the comment block ends it there, which only its whole re-extraction sees.
+#[test]
+fn an_edit_inside_a_typedef_found_in_text_re_extracts_it() {
+    let before = "/**\n * @typedef Options\n * @property {string} a The a.\n * @property {number} b\n */\n\nconst x = 1;\n";
+    let at = before.find(" * @property {string}").unwrap();
+    let (outline, route) = edit_traced("javascript", before, at, at, "function g() {");
+    assert_ne!(route, Route::Gap);
+    assert_eq!(outline.symbols[0].name, "Options");
+}
