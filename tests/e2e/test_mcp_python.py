@@ -52,7 +52,7 @@ def test_http_tools_list_and_editor_context(sidecar):
                 "Get current editor cursor position, selection, and containing symbol context.\n\nUSE FOR: ")
             assert by_name["symbol_scope_at"].input_schema["required"] == ["path", "line"]
             meta = by_name["editor_get_context"].meta
-            assert meta["locus/whenToUse"].startswith("USE FOR: understanding where the user is working")
+            assert meta == {"locus/category": "editor", "locus/timeoutMs": 30000, "locus/system": False}
 
             r = await client.call_tool("editor_get_context", {})
             assert r.is_error is False

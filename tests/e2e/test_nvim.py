@@ -288,3 +288,60 @@ def test_locus_command_and_help_exist_before_setup(tmp_path):
     assert r["helptags"] == "ok"
     for topic in ("locus", ":Locus-restart", "locus-option-actions_save", "locus.statusline()", "locus-health"):
         assert r[f"help {topic}"] == "locus.txt", (topic, r)
+
+
+# The `tools` option: `locus lsp --tools`, which the sidecar then offers agents.
+TOOLS_PROBE = """
+local out = {}
+local ok, err = xpcall(function()
+  local bin = os.getenv('LOCUS_BIN')
+  require('locus').setup({ cmd = { bin, 'lsp' }, tools = { 'symbol', 'system', '-symbol_search' } })
+  vim.cmd.edit('main.py')
+  local started = vim.wait(20000, function()
+    local c = vim.lsp.get_clients({ name = 'locus' })[1]
+    return c ~= nil and c.initialized
+  end, 50)
+  assert(started, 'the locus client did not start')
+  out.cmd = vim.lsp.get_clients({ name = 'locus' })[1].config.cmd
+  -- `locus call` reaches the sidecar once its discovery file names this workspace; until then
+  -- it answers in-process, offering every tool.
+  local listed
+  vim.wait(20000, function()
+    local r = vim.system({ bin, 'call', 'mcp_list_tools' }, { cwd = vim.fn.getcwd(), text = true }):wait()
+    listed = {}
+    for _, category in ipairs(vim.json.decode(r.stdout).data.categories) do
+      for _, tool in ipairs(category.tools) do
+        table.insert(listed, tool.name)
+      end
+    end
+    return not vim.tbl_contains(listed, 'debug_start')
+  end, 200)
+  out.listed = listed
+  local refused = vim.system({ bin, 'call', 'debug_status' }, { cwd = vim.fn.getcwd(), text = true }):wait()
+  out.refused = vim.json.decode(refused.stdout)
+end, debug.traceback)
+out.error = not ok and tostring(err) or nil
+local f = assert(io.open(os.getenv('LOCUS_E2E_OUT'), 'w'))
+f:write(vim.json.encode(out))
+f:close()
+vim.cmd('qall!')
+"""
+
+
+def test_tools_option_chooses_what_agents_are_offered(tmp_path):
+    (tmp_path / "ws").mkdir()
+    work = workspace(tmp_path / "ws", {"main.py": PY})
+    env = nvim_env(work, LOCUS_E2E_OUT=str(tmp_path / "out.json"))
+    (tmp_path / "init.lua").write_text("vim.opt.runtimepath:prepend(os.getenv('LOCUS_PLUGIN_DIR'))\n")
+    (tmp_path / "probe.lua").write_text(TOOLS_PROBE)
+    proc = subprocess.run(
+        [nvim_bin(), "--headless", "--clean", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=90,
+    )
+    assert proc.returncode == 0, f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+    r = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"]
+    assert r["cmd"][1:] == ["lsp", "--tools", "symbol,system,-symbol_search"]
+    assert r["listed"] == ["symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"]
+    assert r["refused"]["error"]["code"] == "E_UNSUPPORTED", r["refused"]
+    assert "--tools symbol,system,-symbol_search" in r["refused"]["error"]["message"]

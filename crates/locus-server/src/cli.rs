@@ -7,7 +7,7 @@ use std::io::Write;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands::CliError;
-use crate::commands::agent::{self, CallArgs, Target};
+use crate::commands::agent::{self, CallArgs, McpArgs};
 use crate::commands::doctor::{self, DoctorArgs};
 use crate::commands::files::{self, ContextArgs, OutlineArgs, SyntaxArgs};
 use crate::commands::io_err;
@@ -40,7 +40,7 @@ enum Command {
     Lsp(LspArgs),
     /// MCP on stdio for agents: forwards to the `locus lsp` of this workspace, or serves
     /// the tools in-process when no editor runs
-    Mcp(Target),
+    Mcp(McpArgs),
     /// Call one tool; prints its envelope as JSON (exit 1 when the tool failed)
     #[command(after_help = "\
 Examples:
@@ -105,7 +105,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     };
     match cli.command {
         Command::Lsp(args) => lsp::run(&args),
-        Command::Mcp(target) => agent::mcp(&target),
+        Command::Mcp(args) => agent::mcp(&args),
         Command::Call(args) => agent::call(&args, out),
         Command::Tools { format: ToolsFormat::Lines } => agent::tools(out),
         Command::Tools { format: ToolsFormat::Vscode } => manifest::vscode(out),

@@ -203,6 +203,41 @@ fn a_configured_home_is_recognised_and_a_broken_file_named() {
     assert!(helix["fix"].as_str().unwrap().contains("language-servers"), "{helix}");
 }
 
+/// Cursor offers a model at most 40 tools across all its servers: all of Locus's beside
+/// another server is too many, and `--tools` brings it under.
+#[test]
+#[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
+fn cursor_is_warned_when_locus_fills_its_tool_cap() {
+    let s = Scratch::new("doctor-cursor");
+    let cursor = s.project.join(".cursor/mcp.json");
+    let servers = |args: Value| {
+        json!({"mcpServers": {"locus": {"command": "locus", "args": args}, "other": {"command": "npx", "args": ["x"]}}})
+            .to_string()
+    };
+    write(&cursor, &servers(json!(["mcp"])));
+    let check = find(&s.checks(), "Cursor").clone();
+    assert_eq!(check["status"], "problem", "{check}");
+    let detail = check["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("which offers 40 tools") && detail.contains("at most 40 tools"),
+        "{check}"
+    );
+    assert!(
+        check["fix"].as_str().unwrap().contains("--tools editor,symbol` (10 tools)"),
+        "{check}"
+    );
+
+    write(&cursor, &servers(json!(["mcp", "--tools", "editor,symbol"])));
+    let check = find(&s.checks(), "Cursor").clone();
+    assert_eq!(check["status"], "ok", "{check}");
+    assert!(check["detail"].as_str().unwrap().contains("which offers 10 tools"), "{check}");
+
+    write(&cursor, &servers(json!(["mcp", "--tools=editor,debugger"])));
+    let check = find(&s.checks(), "Cursor").clone();
+    assert_eq!(check["status"], "problem", "{check}");
+    assert!(check["detail"].as_str().unwrap().contains("`debugger` is neither"), "{check}");
+}
+
 #[test]
 #[ignore = "drives real peers installed by scripts/install-test-peers.sh and install-debug-adapters.sh; scripts/test.sh runs it"]
 fn live_sidecars_and_an_unsafe_runtime_directory() {

@@ -18,7 +18,8 @@ use crate::budget::{DEFAULT_ANSWER_BUDGET, Fitted};
 use crate::envelope::{Envelope, ErrorCode, Meta, ToolError, rfc3339};
 use crate::host::Host;
 use crate::params;
-use crate::spec::{ParamHint, ToolSpec};
+use crate::selection::ToolSelection;
+use crate::spec::{Category, ParamHint, ToolSpec};
 
 /// A tool: its metadata, its parameter type (which is its input schema) and its handler.
 ///
@@ -204,10 +205,12 @@ pub struct Outcome {
     pub summary: String,
 }
 
-/// Every tool, by name.
+/// Every tool, by name, and which of them are offered.
 #[derive(Default)]
 pub struct Catalogue {
     entries: Vec<Entry>,
+    /// `--tools`: what is offered of the enabled tools; all when `None`.
+    selection: Option<ToolSelection>,
 }
 
 impl std::fmt::Debug for Catalogue {
@@ -238,9 +241,31 @@ impl Catalogue {
         self.entries.iter()
     }
 
-    /// The enabled tools: what agents are offered.
+    /// The enabled tools the selection admits: what agents are offered.
     pub fn enabled(&self) -> impl Iterator<Item = &Entry> {
-        self.entries.iter().filter(|e| e.spec.enabled)
+        self.entries.iter().filter(|e| e.spec.enabled && self.selects(e.spec.name))
+    }
+
+    /// Every tool's name and family, for [`ToolSelection::parse`].
+    pub fn families(&self) -> Vec<(&'static str, Category)> {
+        self.entries.iter().map(|e| (e.spec.name, e.spec.category)).collect()
+    }
+
+    /// Offers only what `selection` admits (`--tools`); the others answer `E_UNSUPPORTED`.
+    pub fn select(&mut self, selection: ToolSelection) -> &mut Catalogue {
+        self.selection = Some(selection);
+        self
+    }
+
+    /// The selection in force, if any.
+    pub fn selection(&self) -> Option<&ToolSelection> {
+        self.selection.as_ref()
+    }
+
+    /// Whether the selection admits the tool `name`, known here or not (a newer sidecar's).
+    pub fn selects(&self, name: &str) -> bool {
+        let family = self.get(name).map(|e| e.spec.category);
+        self.selection.as_ref().is_none_or(|s| s.admits(name, family))
     }
 
     /// A tool by name.
@@ -270,7 +295,19 @@ impl Catalogue {
             )
         };
         let entry = match self.get(name) {
-            Some(e) if e.spec.enabled => e,
+            Some(e) if e.spec.enabled && self.selects(name) => e,
+            Some(e) if e.spec.enabled => {
+                let selection = self.selection.as_ref().map(|s| s.to_string()).unwrap_or_default();
+                let e = ToolError::new(
+                    ErrorCode::Unsupported,
+                    format!("the tool `{name}` is not offered here (--tools {selection})"),
+                )
+                .with_hint(format!(
+                    "Add `{name}` or its family `{}` to --tools, or leave --tools out for every tool",
+                    e.spec.category.name()
+                ));
+                return failure(e, meta(started));
+            }
             Some(_) => {
                 let e = ToolError::new(
                     ErrorCode::Unsupported,

@@ -263,55 +263,19 @@ pub fn schema(data: Option<&serde_json::Map<String, Value>>) -> serde_json::Map<
     if !data.contains_key("description") {
         data.insert("description".into(), json!("The tool's answer (on success)."));
     }
-    let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    // Compact: every tool's listing carries this, and the fields' meaning is in the
+    // reference (the full form made half of `tools/list`, read by every client at start).
     let mut schema = json!({
         "type": "object",
         "description": "The Locus envelope (docs/reference/envelope.md): `data` on success, `error` on failure.",
         "properties": {
-            "ok": {"type": "boolean", "description": "Whether the tool succeeded."},
+            "ok": {"type": "boolean"},
             "type": {"enum": ["success", "error"]},
             "data": data,
-            "error": {
-                "type": "object",
-                "description": "Why the tool failed (on failure).",
-                "properties": {
-                    "code": {"enum": codes, "description": "The stable error code."},
-                    "message": {"type": "string"},
-                    "hint": {"type": "string", "description": "What to do next."},
-                    "details": {"type": "object"}
-                },
-                "required": ["code", "message", "hint", "details"]
-            },
-            "editorContext": {"type": "object", "description": "The editor's context when the call started (docs/reference/editor-context.md); omitted when there is none."},
-            "debugContext": {"type": "object", "description": "The debug session's context, for debug tools while a session exists."},
-            "meta": {
-                "type": "object",
-                "properties": {
-                    "requestId": {"type": "string"},
-                    "tool": {"type": "string"},
-                    "timestamp": {"type": "string", "description": "When the call started, RFC 3339 in UTC."},
-                    "durationMs": {"type": "number"},
-                    "formatVersion": {"type": "integer", "minimum": 1, "description": "The envelope's format version; fields are only added within one."},
-                    "cut": {
-                        "type": "object",
-                        "description": "What was cut to fit the answer budget, and how to get the rest; absent when nothing was.",
-                        "properties": {
-                            "budgetBytes": {"type": "integer", "minimum": 0},
-                            "fullBytes": {"type": "integer", "minimum": 0},
-                            "places": {"type": "array", "items": {"type": "object", "properties": {
-                                "at": {"type": "string", "description": "A JSON pointer into the envelope."},
-                                "kept": {"type": "integer", "minimum": 0},
-                                "total": {"type": "integer", "minimum": 0},
-                                "unit": {"enum": ["characters", "items"]}
-                            }, "required": ["at", "kept", "total", "unit"]}},
-                            "more": {"type": "integer", "minimum": 0},
-                            "hint": {"type": "string"}
-                        },
-                        "required": ["budgetBytes", "fullBytes", "places", "hint"]
-                    }
-                },
-                "required": ["requestId", "tool", "timestamp", "durationMs", "formatVersion"]
-            }
+            "error": {"type": "object", "required": ["code", "message", "hint", "details"]},
+            "editorContext": {"type": "object"},
+            "debugContext": {"type": "object"},
+            "meta": {"type": "object", "required": ["requestId", "tool", "timestamp", "durationMs", "formatVersion"]}
         },
         "required": ["ok", "type", "meta"]
     });

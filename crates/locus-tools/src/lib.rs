@@ -28,6 +28,7 @@ mod envelope;
 mod host;
 pub mod params;
 pub mod reference;
+mod selection;
 mod spec;
 pub mod tools;
 
@@ -37,6 +38,7 @@ pub use envelope::{
     Cut, CutPlace, Envelope, ErrorBody, ErrorCode, FORMAT_VERSION, Meta, ToolError, rfc3339,
 };
 pub use host::{ActionEditor, ActionError, Detached, Host, HostStatus, Mode};
+pub use selection::ToolSelection;
 pub use spec::{Category, DEFAULT_TIMEOUT, Effect, ParamHint, ToolSpec, WhenToUse};
 pub use tokio_util::sync::CancellationToken;
 pub use tools::{Options, standard};

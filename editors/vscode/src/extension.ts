@@ -171,7 +171,12 @@ class Extension {
     this.stopped = false;
     const config = vscode.workspace.getConfiguration('locus');
     const { settings, problems } = serverCommand(
-      { path: config.get('path'), mcpEnabled: config.get('mcp.enabled'), mcpPort: config.get('mcp.port') },
+      {
+        path: config.get('path'),
+        mcpEnabled: config.get('mcp.enabled'),
+        mcpPort: config.get('mcp.port'),
+        mcpTools: config.get('mcp.tools'),
+      },
       this.bundled(),
       (p) => {
         try {

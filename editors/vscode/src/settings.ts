@@ -20,6 +20,33 @@ export interface RawSettings {
   path: unknown;
   mcpEnabled: unknown;
   mcpPort: unknown;
+  /** `locus.mcp.tools`; absent in callers that predate it. */
+  mcpTools?: unknown;
+}
+
+/** A `--tools` item: a family or a tool name, `-` to remove it. Locus checks the names. */
+const TOOL_ITEM = /^[+-]?[a-z][a-z_]*$/;
+
+/**
+ * Validates `locus.mcp.tools`: a list of families (`editor`, `symbol`, `dialog`, `debug`,
+ * `system`) and tool names, `-name` to remove one; empty offers every tool. Returns the
+ * `--tools` value (undefined for all), or a problem saying what is wrong.
+ */
+export function mcpTools(raw: unknown): { tools?: string; problem?: SettingProblem } {
+  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) {
+    return {};
+  }
+  const items = Array.isArray(raw) ? raw : [raw];
+  const bad = items.filter((i) => typeof i !== 'string' || !TOOL_ITEM.test(i.trim()));
+  if (bad.length > 0) {
+    return {
+      problem: {
+        setting: 'locus.mcp.tools',
+        message: `locus.mcp.tools takes families (editor, symbol, dialog, debug, system) and tool names, \`-name\` to remove one, not ${JSON.stringify(bad)}; offering every tool`,
+      },
+    };
+  }
+  return { tools: items.map((i) => (i as string).trim()).join(',') };
 }
 
 /**
@@ -96,9 +123,16 @@ export function serverCommand(
       problems.push(problem);
     }
     args.push('--mcp-port', String(port));
+    const tools = mcpTools(raw.mcpTools);
+    if (tools.problem) {
+      problems.push(tools.problem);
+    }
+    if (tools.tools !== undefined) {
+      args.push('--tools', tools.tools);
+    }
   }
   return { settings: { command, args }, problems };
 }
 
 /** The settings whose change needs `locus lsp` restarted (`locus.trace.server` does not). */
-export const RESTART_SETTINGS = ['locus.path', 'locus.mcp.enabled', 'locus.mcp.port'];
+export const RESTART_SETTINGS = ['locus.path', 'locus.mcp.enabled', 'locus.mcp.port', 'locus.mcp.tools'];

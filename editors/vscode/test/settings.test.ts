@@ -48,3 +48,13 @@ test('a bad port starts on a random one and says so', () => {
   assert.deepEqual(r.settings?.args, ['lsp', '--mcp-port', '0']);
   assert.equal(r.problems[0].setting, 'locus.mcp.port');
 });
+
+test('locus.mcp.tools becomes --tools; empty offers every tool', () => {
+  const raw = { path: '', mcpEnabled: true, mcpPort: 0 };
+  const r = serverCommand({ ...raw, mcpTools: ['editor', 'symbol', '-symbol_search'] }, '/b', exe(['/b']));
+  assert.deepEqual(r.settings?.args, ['lsp', '--mcp-port', '0', '--tools', 'editor,symbol,-symbol_search']);
+  assert.deepEqual(serverCommand({ ...raw, mcpTools: [] }, '/b', exe(['/b'])).settings?.args, ['lsp', '--mcp-port', '0']);
+  const bad = serverCommand({ ...raw, mcpTools: ['editor', 'debug start', 3] }, '/b', exe(['/b']));
+  assert.deepEqual(bad.settings?.args, ['lsp', '--mcp-port', '0']);
+  assert.match(bad.problems[0].message, /locus\.mcp\.tools takes families .* not \["debug start",3\]; offering every tool/);
+});

@@ -30,6 +30,17 @@ pub struct Target {
     pub answer_budget: Option<usize>,
 }
 
+/// Arguments of `locus mcp`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct McpArgs {
+    /// The tools offered: families (editor, symbol, dialog, debug, system) and tool names,
+    /// comma-separated, `-name` to remove one [default: all]
+    #[arg(long, value_name = "LIST", value_parser = crate::commands::tool_selection)]
+    pub tools: Option<locus_tools::ToolSelection>,
+    #[command(flatten)]
+    pub target: Target,
+}
+
 fn answer_budget(v: &str) -> Result<usize, String> {
     let bytes = v.trim().parse::<usize>().map_err(|_| "expected a whole number of bytes")?;
     locus_tools::budget::check(bytes)
@@ -116,9 +127,10 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 }
 
 /// `locus mcp`: MCP on stdio, forwarded to the sidecar of the workspace or served in-process.
-pub fn mcp(target: &Target) -> Result<(), CliError> {
+pub fn mcp(args: &McpArgs) -> Result<(), CliError> {
+    let target = &args.target;
     let dir = target.dir()?;
-    let proxy = Proxy::new(dir, target.timeout, target.answer_budget);
+    let proxy = Proxy::new(dir, target.timeout, target.answer_budget, args.tools.clone());
     runtime()?.block_on(proxy::serve_stdio(proxy)).map_err(CliError::Io)
 }
 

@@ -467,6 +467,9 @@ struct Agent {
     /// TOML files with `[mcp_servers.*]` (Codex).
     toml: Vec<PathBuf>,
     fix: &'static str,
+    /// The most tools the agent offers its model, across all its servers, where it has a
+    /// known cap (Cursor: 40; Copilot in VS Code: 128 a request).
+    tool_limit: Option<usize>,
 }
 
 fn agents(env: &Env) -> Vec<Check> {
@@ -488,6 +491,7 @@ fn agents(env: &Env) -> Vec<Check> {
             ],
             toml: vec![],
             fix: "claude mcp add locus -- locus mcp",
+            tool_limit: None,
         },
         Agent {
             name: "Codex",
@@ -495,6 +499,7 @@ fn agents(env: &Env) -> Vec<Check> {
             json: vec![],
             toml: vec![codex_home.join("config.toml")],
             fix: "codex mcp add locus -- locus mcp",
+            tool_limit: None,
         },
         Agent {
             name: "Copilot in VS Code",
@@ -507,6 +512,7 @@ fn agents(env: &Env) -> Vec<Check> {
             ],
             toml: vec![],
             fix: r#"in .vscode/mcp.json: {"servers": {"locus": {"type": "stdio", "command": "locus", "args": ["mcp", "--workspace", "${workspaceFolder}"]}}}"#,
+            tool_limit: Some(128),
         },
         Agent {
             name: "Cursor",
@@ -519,6 +525,7 @@ fn agents(env: &Env) -> Vec<Check> {
             ],
             toml: vec![],
             fix: r#"in .cursor/mcp.json: {"mcpServers": {"locus": {"command": "locus", "args": ["mcp", "--workspace", "/abs/path/to/project"]}}}"#,
+            tool_limit: Some(40),
         },
         Agent {
             name: "Gemini CLI",
@@ -529,25 +536,81 @@ fn agents(env: &Env) -> Vec<Check> {
             ],
             toml: vec![],
             fix: r#"in ~/.gemini/settings.json: {"mcpServers": {"locus": {"command": "locus", "args": ["mcp"]}}}"#,
+            tool_limit: None,
         },
     ];
     list.into_iter().map(|a| agent(env, &a)).collect()
 }
 
-/// Whether a map of MCP servers has one that runs `locus mcp`; its key.
-fn locus_server(servers: &Value) -> Option<String> {
-    servers.as_object()?.iter().find_map(|(key, s)| {
+/// A configured `locus mcp`: its arguments, and how many other servers the same map holds.
+struct Configured {
+    args: Vec<String>,
+    others: usize,
+}
+
+/// Whether a map of MCP servers has one that runs `locus mcp`.
+fn locus_server(servers: &Value) -> Option<Configured> {
+    let servers = servers.as_object()?;
+    servers.values().find_map(|s| {
         let args: Vec<String> = s
             .get("args")
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
             .unwrap_or_default();
-        starts_locus(s.get("command").and_then(Value::as_str), &args, "mcp").then(|| key.clone())
+        starts_locus(s.get("command").and_then(Value::as_str), &args, "mcp")
+            .then(|| Configured { args, others: servers.len() - 1 })
     })
+}
+
+/// How many tools `locus mcp` with `args` offers (its `--tools`, else all); why not known.
+fn offered_tools(args: &[String]) -> Result<usize, String> {
+    let mut catalogue = locus_tools::standard(locus_tools::Options { test_tools: false });
+    let value = args.iter().enumerate().find_map(|(i, a)| match a.strip_prefix("--tools") {
+        Some("") => args.get(i + 1).cloned(),
+        Some(rest) => rest.strip_prefix('=').map(String::from),
+        None => None,
+    });
+    if let Some(value) = value {
+        catalogue.select(locus_tools::ToolSelection::parse(&value, &catalogue.families())?);
+    }
+    Ok(catalogue.enabled().count())
+}
+
+/// The check of an agent that runs `locus mcp` as `configured`, found in `files`: whether the
+/// tools offered fit the agent's cap.
+fn fits_limit(a: &Agent, configured: &Configured, files: &str) -> Check {
+    let offered = match offered_tools(&configured.args) {
+        Ok(n) => n,
+        Err(why) => {
+            return Check::new(
+                "agent",
+                a.name,
+                Status::Problem,
+                format!("runs `locus mcp` ({files}) with a bad --tools: {why}"),
+            )
+            .fix("locus mcp --help says what --tools takes");
+        }
+    };
+    let detail = format!("runs `locus mcp` ({files}), which offers {offered} tools");
+    let Some(limit) = a.tool_limit else { return Check::new("agent", a.name, Status::Ok, detail) };
+    // At the cap with another server beside it, some tools are dropped too.
+    if offered > limit || (offered == limit && configured.others > 0) {
+        let others = configured.others;
+        let small = offered_tools(&["--tools".into(), "editor,symbol".into()]).unwrap_or(0);
+        return Check::new(
+            "agent",
+            a.name,
+            Status::Problem,
+            format!("{detail}; {} offers a model at most {limit} tools across all its servers, and it has {others} other server(s)", a.name),
+        )
+        .fix(format!("offer fewer: add `--tools editor,symbol` ({small} tools) to the args of `locus mcp`, or `-name` for each tool to leave out"));
+    }
+    Check::new("agent", a.name, Status::Ok, format!("{detail} (it offers a model at most {limit})"))
 }
 
 fn agent(env: &Env, a: &Agent) -> Check {
     let mut found = Vec::new();
+    let mut configured = None;
     let mut unreadable = Vec::new();
     for (file, path) in &a.json {
         let Ok(text) = std::fs::read_to_string(file) else { continue };
@@ -565,8 +628,9 @@ fn agent(env: &Env, a: &Agent) -> Check {
             let ws = env.workspace.display().to_string();
             places.extend(projects.get(&ws).map(|p| &p["mcpServers"]));
         }
-        if places.into_iter().any(|s| locus_server(s).is_some()) {
+        if let Some(c) = places.into_iter().find_map(locus_server) {
             found.push(env.show(file));
+            configured.get_or_insert(c);
         }
     }
     for file in &a.toml {
@@ -576,20 +640,16 @@ fn agent(env: &Env, a: &Agent) -> Check {
                 let servers = table
                     .get("mcp_servers")
                     .map(|s| serde_json::to_value(s).unwrap_or(Value::Null));
-                if servers.as_ref().and_then(locus_server).is_some() {
+                if let Some(c) = servers.as_ref().and_then(locus_server) {
                     found.push(env.show(file));
+                    configured.get_or_insert(c);
                 }
             }
             Err(e) => unreadable.push(format!("{}: {}", env.show(file), e.message())),
         }
     }
-    if !found.is_empty() {
-        return Check::new(
-            "agent",
-            a.name,
-            Status::Ok,
-            format!("runs `locus mcp` ({})", found.join(", ")),
-        );
+    if let Some(configured) = configured {
+        return fits_limit(a, &configured, &found.join(", "));
     }
     if let Some(bad) = unreadable.first() {
         return Check::new("agent", a.name, Status::Problem, format!("cannot read {bad}"))
@@ -674,9 +734,10 @@ mod tests {
             "other": {"command": "npx", "args": ["x"]},
             "mine": {"command": "/opt/bin/locus", "args": ["mcp", "--workspace", "/p"]},
         });
-        assert_eq!(locus_server(&servers), Some("mine".to_string()));
-        assert_eq!(locus_server(&json!({"locus": {"command": "locus", "args": ["lsp"]}})), None);
-        assert_eq!(locus_server(&json!([])), None);
+        let mine = locus_server(&servers).unwrap();
+        assert_eq!((mine.args.join(" "), mine.others), ("mcp --workspace /p".to_string(), 1));
+        assert!(locus_server(&json!({"locus": {"command": "locus", "args": ["lsp"]}})).is_none());
+        assert!(locus_server(&json!([])).is_none());
     }
 
     #[test]

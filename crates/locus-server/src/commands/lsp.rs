@@ -15,6 +15,10 @@ pub struct LspArgs {
     /// What to log, to stderr and the editor's log [default: info, or $LOCUS_LOG]
     #[arg(long, value_name = "LEVEL", ignore_case = true, value_parser = level())]
     log_level: Option<Level>,
+    /// The tools the sidecar offers agents: families (editor, symbol, dialog, debug, system)
+    /// and tool names, comma-separated, `-name` to remove one [default: all]
+    #[arg(long, value_name = "LIST", value_parser = crate::commands::tool_selection)]
+    tools: Option<locus_tools::ToolSelection>,
     /// Accepted and ignored: vscode-languageclient adds it to the command it starts
     #[arg(long, hide = true)]
     stdio: bool,
@@ -51,7 +55,10 @@ impl LspArgs {
             eprintln!("locus: warning: `--mcp-port` has no effect with `--no-mcp`");
         }
         let mcp_port = if self.no_mcp { None } else { Some(self.mcp_port.unwrap_or(0)) };
-        Ok(crate::lsp::Options { mcp_port, log_level })
+        if self.no_mcp && self.tools.is_some() {
+            eprintln!("locus: warning: `--tools` has no effect with `--no-mcp`");
+        }
+        Ok(crate::lsp::Options { mcp_port, log_level, tools: self.tools.clone() })
     }
 }
 

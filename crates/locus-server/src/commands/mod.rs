@@ -60,3 +60,9 @@ pub(crate) fn io_err(e: std::io::Error) -> CliError {
     }
     CliError::Io(format!("writing output: {e}"))
 }
+
+/// Parses `--tools` (of `locus mcp` and `locus lsp`) against every tool Locus ships.
+pub(crate) fn tool_selection(v: &str) -> Result<locus_tools::ToolSelection, String> {
+    let catalogue = locus_tools::standard(locus_tools::Options::from_env());
+    locus_tools::ToolSelection::parse(v, &catalogue.families())
+}

@@ -45,6 +45,8 @@ pub struct Options {
     pub mcp_port: Option<u16>,
     /// What to log.
     pub log_level: Level,
+    /// The tools the sidecar offers (`--tools`); all when `None`.
+    pub tools: Option<locus_tools::ToolSelection>,
 }
 
 /// Serves LSP on stdin/stdout until the editor says `exit` or closes the pipe. Returns whether
@@ -53,7 +55,9 @@ pub fn run(options: Options) -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let state = Shared::new();
     // The sidecar (crate::mcp) lives until this returns; dropping it removes its discovery file.
-    let mcp = options.mcp_port.map(|port| crate::mcp::start_sidecar(port, state.clone()));
+    let mcp = options
+        .mcp_port
+        .map(|port| crate::mcp::start_sidecar(port, state.clone(), options.tools.clone()));
     let status = mcp_status(options.mcp_port, mcp.as_ref());
     // The handlers reach it through a weak handle: it is owned here, and only here.
     let sidecar = match &mcp {

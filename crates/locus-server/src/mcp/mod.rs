@@ -34,8 +34,9 @@ pub use sidecar::Sidecar;
 pub fn start_sidecar(
     port: u16,
     state: crate::state::Shared,
+    tools: Option<locus_tools::ToolSelection>,
 ) -> Result<std::sync::Arc<Sidecar>, String> {
-    Sidecar::start(port, state).map_err(|e| {
+    Sidecar::start(port, state, tools).map_err(|e| {
         eprintln!("locus: mcp: disabled: {e}");
         e.to_string()
     })

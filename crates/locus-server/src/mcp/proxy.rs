@@ -135,14 +135,20 @@ struct Inner {
 
 impl Proxy {
     /// Serves the workspace holding `workspace`; `timeout` (`--timeout`) replaces the default
-    /// timeout of tools that have none of their own, and `answer_budget` (`--answer-budget`)
-    /// the default budget, here and on the sidecar (by each call's `_meta`).
+    /// timeout of tools that have none of their own, `answer_budget` (`--answer-budget`)
+    /// the default budget, here and on the sidecar (by each call's `_meta`), and `tools`
+    /// (`--tools`) says which tools are listed and called, of the sidecar's as of its own.
     pub fn new(
         workspace: PathBuf,
         timeout: Option<Duration>,
         answer_budget: Option<usize>,
+        tools: Option<locus_tools::ToolSelection>,
     ) -> Proxy {
-        let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
+        let mut catalogue = locus_tools::standard(locus_tools::Options::from_env());
+        if let Some(tools) = tools {
+            catalogue.select(tools);
+        }
+        let catalogue = Arc::new(catalogue);
         let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(workspace.clone()));
         let local = LocusServer::new(catalogue.clone(), host.clone(), timeout)
             .with_answer_budget(answer_budget);
@@ -257,6 +263,7 @@ impl ServerHandler for Proxy {
             };
             let why = match watch(up.record.pid, deadline, listing).await {
                 Watched::Answer(mut list) => {
+                    list.tools.retain(|t| self.inner.catalogue.selects(&t.name));
                     // The sidecar answered under the protocol version it negotiated with us;
                     // rmcp adapts the result to our own client's version only if it is marked.
                     list.result_type = Some(ResultType::COMPLETE);
@@ -277,6 +284,11 @@ impl ServerHandler for Proxy {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // A tool `--tools` leaves out is refused here, as the in-process catalogue refuses it,
+        // whatever the sidecar offers.
+        if !self.inner.catalogue.selects(&request.name) {
+            return self.inner.local.call_tool(request, context).await;
+        }
         let started = Instant::now();
         let asked = requested_timeout(&request, &context);
         let timeout = self.timeout_of(&request, asked);

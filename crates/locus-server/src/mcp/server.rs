@@ -73,8 +73,8 @@ pub fn server_config() -> ServerConfig {
 }
 
 /// The MCP tool of a catalogue entry: the description with the guidance after it (every
-/// client shows the description; few show `_meta`), the envelope's output schema, and the
-/// guidance again in annotations and `_meta`.
+/// client shows the description; few show `_meta`), the envelope's output schema, the
+/// annotations, and the family and timeout in `_meta`.
 pub fn mcp_tool(entry: &Entry) -> Tool {
     let s = entry.spec();
     let description = format!("{}.\n\n{}", s.description, s.when_to_use.text());
@@ -88,15 +88,10 @@ pub fn mcp_tool(entry: &Entry) -> Tool {
     annotations.idempotent_hint = Some(s.effect.idempotent());
     annotations.open_world_hint = Some(false);
     tool.annotations = Some(annotations);
-    let params: Vec<Value> = entry
-        .params()
-        .iter()
-        .map(|p| json!({"name": p.name, "type": p.expected, "required": p.required, "description": p.description, "example": p.example}))
-        .collect();
+    // Not the guidance nor the parameters again: the description and the input schema carry
+    // them, and every byte here is read by every client at every start.
     let mut meta = Map::new();
     meta.insert("locus/category".into(), json!(s.category.name()));
-    meta.insert("locus/whenToUse".into(), json!(s.when_to_use.text()));
-    meta.insert("locus/parameters".into(), json!(params));
     meta.insert("locus/timeoutMs".into(), json!(s.timeout.as_millis() as u64));
     meta.insert("locus/system".into(), json!(s.system));
     tool.meta = Some(MetaObject(meta));

@@ -50,7 +50,16 @@ pub struct Sidecar {
 impl Sidecar {
     /// Binds 127.0.0.1:`port` (0 = any free port), writes the discovery file and serves MCP
     /// over `state` on a thread of its own.
-    pub fn start(port: u16, state: Shared) -> io::Result<Arc<Sidecar>> {
+    pub fn start(
+        port: u16,
+        state: Shared,
+        tools: Option<locus_tools::ToolSelection>,
+    ) -> io::Result<Arc<Sidecar>> {
+        let mut catalogue = locus_tools::standard(locus_tools::Options::from_env());
+        if let Some(tools) = tools {
+            catalogue.select(tools);
+        }
+        let catalogue = Arc::new(catalogue);
         let listener = std::net::TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
             io::Error::new(e.kind(), format!("cannot listen on 127.0.0.1:{port} for MCP: {e}"))
         })?;
@@ -105,7 +114,7 @@ impl Sidecar {
             runtime.block_on(async move {
                 tokio::spawn(on_signals(path));
                 tokio::spawn(refresh_record(weak, shutdown.clone()));
-                if let Err(e) = serve(listener, token, host, shutdown).await {
+                if let Err(e) = serve(listener, token, catalogue, host, shutdown).await {
                     eprintln!("locus: mcp: the sidecar stopped: {e}");
                 }
             });
@@ -226,6 +235,7 @@ async fn on_signals(path: PathBuf) {
 async fn serve(
     listener: std::net::TcpListener,
     token: String,
+    catalogue: Arc<locus_tools::Catalogue>,
     host: Arc<dyn Host>,
     shutdown: CancellationToken,
 ) -> io::Result<()> {
@@ -236,7 +246,6 @@ async fn serve(
             eprintln!("locus: mcp: cannot set TCP_NODELAY on a connection: {e}");
         }
     });
-    let catalogue = Arc::new(locus_tools::standard(locus_tools::Options::from_env()));
     // No SSE priming events: they exist so a client can resume a broken stream from an event
     // store, which Locus does not keep (a call is never re-run, see `answerLost`); they only
     // cost bytes per answer and make VS Code log "Failed to parse message" at every start.

@@ -60,9 +60,19 @@ impl Dirs {
 
 /// A `locus lsp` whose editor has initialized with `folder` as its workspace.
 pub fn start_sidecar(dirs: &Dirs, folder: &Path, client: &str) -> (Server, Value) {
+    start_sidecar_with(dirs, folder, client, &[])
+}
+
+/// [`start_sidecar`] with `args` on `locus lsp`'s command line.
+pub fn start_sidecar_with(
+    dirs: &Dirs,
+    folder: &Path,
+    client: &str,
+    args: &[&str],
+) -> (Server, Value) {
     let env: Vec<(&str, String)> = dirs.env();
     let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let mut s = Server::start_with_env(&[], &env_refs);
+    let mut s = Server::start_with_env(args, &env_refs);
     s.initialize(json!({
         "rootUri": file_uri(folder),
         "workspaceFolders": [{"uri": file_uri(folder), "name": "ws"}],

@@ -15,6 +15,7 @@ local M = {}
 ---@field untitled boolean Mirror unnamed buffers as `untitled:Untitled-N` documents once they have text.
 ---@field actions boolean Let agents act through Neovim (editor actions, lua/locus/actions.lua).
 ---@field actions_save boolean Write the buffers an action edited that had no unsaved changes before.
+---@field tools? string[] The tools agents are offered (`locus lsp --tools`): families and tool names, `-name` to remove one; nil: all.
 
 --- What setup() takes: any of the options of locus.Config; the others keep their values.
 ---@class locus.Opts
@@ -29,6 +30,7 @@ local M = {}
 ---@field untitled? boolean
 ---@field actions? boolean
 ---@field actions_save? boolean
+---@field tools? string[]
 
 --- The options in force: the defaults until setup() merges the user's over them. The table
 --- stays the same one (`require('locus').config` is it), so readers always see the values.
@@ -56,6 +58,9 @@ M.options = {
   -- After an action's edits, write the buffers it changed that had no unsaved changes before
   -- (as VS Code saves a refactoring's files); false leaves every edited buffer unsaved.
   actions_save = true,
+  -- The tools agents are offered, as `locus lsp --tools`: families (editor, symbol, dialog,
+  -- debug, system) and tool names, '-name' to remove one. nil: every tool.
+  tools = nil,
 }
 
 --- Merges `opts` over the options in force (a second setup() merges over the first).

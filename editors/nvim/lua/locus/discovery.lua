@@ -51,6 +51,30 @@ function M.cmd_problem(cmd)
   return ('`%s` is not executable (not found%s)'):format(bin, bin:find('/', 1, true) and '' or ' in $PATH')
 end
 
+--- The command that starts `locus lsp`: the `cmd` option, with `--tools` from the `tools`
+--- option when `cmd` is a list (a function cmd starts what it likes).
+---@param opts locus.Config
+---@return string[]|function
+function M.command(opts)
+  local cmd, tools = opts.cmd, opts.tools
+  if type(cmd) ~= 'table' or tools == nil or #tools == 0 then
+    return cmd
+  end
+  for _, item in ipairs(tools) do
+    if type(item) ~= 'string' or not item:match('^[+-]?[a-z][a-z_]*$') then
+      vim.notify(
+        ('locus: the `tools` option takes families (editor, symbol, dialog, debug, system) and tool names, '
+          .. "'-name' to remove one, not %s; offering every tool"):format(vim.inspect(item)),
+        vim.log.levels.WARN
+      )
+      return cmd
+    end
+  end
+  local full = vim.list_extend({}, cmd)
+  vim.list_extend(full, { '--tools', table.concat(tools, ',') })
+  return full
+end
+
 ---@class locus.ServerEvents
 ---@field on_init fun(client: vim.lsp.Client) A client answered initialize.
 ---@field on_exit fun(client_id: integer) A client's process ended.
@@ -61,7 +85,7 @@ end
 function M.configure(events)
   local opts = config.options
   vim.lsp.config(opts.name, {
-    cmd = opts.cmd,
+    cmd = M.command(opts),
     filetypes = opts.filetypes,
     root_markers = opts.root_markers,
     -- Unnamed buffers are mirrored by the plugin as `untitled:` documents (lua/locus/mirror.lua):
