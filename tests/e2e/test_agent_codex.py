@@ -270,3 +270,16 @@ def test_the_model_recalls_the_first_request(tmp_path):
         envelope = envelope_of(stub, 0)
     assert envelope["ok"] is True, envelope
     assert prompt in json.dumps(envelope["data"]), envelope["data"]
+
+
+def test_no_editor_says_why_in_what_the_model_sees(tmp_path):
+    """Codex shows its model only the envelope: with no editor running Locus, the data says why
+    and what to do (the summary alone would never reach it)."""
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY})
+    script = [{"tool": "mcp__locus__editor_get_context", "args": {}}, {"text": "no editor"}]
+    with OpenAIResponses(script) as stub:
+        codex(work, stub, "where am I?")
+        envelope = envelope_of(stub, 0)
+    assert envelope["ok"] is True and "editorContext" not in envelope, envelope
+    assert envelope["data"]["noEditor"]["reason"] == "no-sidecar", envelope
+    assert "symbol_outline" in envelope["data"]["noEditor"]["hint"]

@@ -137,13 +137,14 @@ def test_http_slow_call_keeps_the_context_of_its_start(sidecar):
             assert now["editorContext"]["cursor"] == {"line": 1, "character": 3}
             assert now["editorContext"]["file"]["lineCount"] == 10
 
-            # No text editor left: still a success, with no editorContext and a summary
-            # that says so (no editor is not an error).
+            # No text editor left: still a success, with no editorContext, and the data and
+            # the summary say why (no editor is not an error).
             sidecar.notify("locus/didChangeActiveEditor", {"textDocument": None})
             sidecar.request("locus/getContext", None)
             r = await client.call_tool("editor_get_context", {})
             e = structured(r)
-            assert r.is_error is False and e["ok"] is True and e["data"] == {}, e
+            assert r.is_error is False and e["ok"] is True, e
+            assert e["data"]["noEditor"]["reason"] == "no-text-editor", e
             assert "editorContext" not in e
             assert r.content[0].text.startswith("No editor is active")
 
@@ -230,7 +231,7 @@ def test_stdio_in_process_without_a_sidecar(env):
             status = structured(await client.call_tool("bridge_status", {}))["data"]
             assert status["mode"] == "in-process"
             r = await client.call_tool("editor_get_context", {})
-            assert r.is_error is False and structured(r)["data"] == {}, structured(r)
+            assert r.is_error is False and structured(r)["data"]["noEditor"]["reason"] == "no-sidecar", structured(r)
             assert "editorContext" not in structured(r)
             assert "no running `locus lsp`" in r.content[0].text
             e = structured(await client.call_tool("symbol_scope_at", {"path": "greeter.py", "line": 4, "character": 9}))

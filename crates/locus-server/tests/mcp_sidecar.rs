@@ -95,13 +95,14 @@ fn editor_context_over_http_follows_the_editor() {
         assert_eq!(e["editorContext"]["focused"], false, "{e}");
         assert!(e["editorContext"]["file"]["path"].as_str().unwrap().ends_with("greeter.py"), "{e}");
 
-        // No text editor left: no editorContext at all, and still a success.
+        // No text editor left: no editorContext at all, and still a success saying why.
         s.notify("locus/didChangeActiveEditor", json!({"textDocument": null}));
         s.context(json!(null));
         let r = call(&client, "editor_get_context", json!({})).await;
         assert_eq!(r.is_error, Some(false));
         let e = envelope(&r);
-        assert_eq!((&e["ok"], &e["data"]), (&json!(true), &json!({})), "{e}");
+        assert_eq!(e["ok"], true, "{e}");
+        assert_eq!(e["data"]["noEditor"]["reason"], "no-text-editor", "{e}");
         assert!(e.get("editorContext").is_none(), "{e}");
         let e = envelope(&call(&client, "symbol_outline", json!({"path": "greeter.py"})).await);
         assert_eq!(e["ok"], true, "a relative path resolves against the workspace folder: {e}");

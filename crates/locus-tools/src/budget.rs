@@ -49,6 +49,16 @@ const CUT_RESERVE: usize = 1_200;
 /// At most this many places are listed in `meta.cut.places`; `more` counts the rest.
 const LISTED_PLACES: usize = 8;
 
+/// What the envelope around a tool's `data` takes: its members, `meta`, and room for the
+/// edge's own note of a cut.
+const ENVELOPE_ROOM: usize = 1_500;
+
+/// The bytes a tool's `data` may take of `budget`, with this editorContext beside it: what a
+/// tool that fits itself aims at.
+pub fn room<C: Serialize>(budget: usize, editor_context: &C) -> usize {
+    budget.saturating_sub(json_len(editor_context) + ENVELOPE_ROOM)
+}
+
 /// Whether the budget is one Locus can keep; the error names the bounds.
 pub fn check(budget: usize) -> Result<usize, String> {
     if budget < MIN_ANSWER_BUDGET {

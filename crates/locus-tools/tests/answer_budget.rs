@@ -165,3 +165,75 @@ fn a_bad_range_is_refused() {
     );
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v}");
 }
+
+/// A call in the workspace `dir` (a host that never saves the symbol cache: not one-shot).
+fn call_in(dir: &std::path::Path, name: &str, args: Value, options: CallOptions) -> Value {
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(dir.to_path_buf()));
+    let catalogue = Arc::new(standard(Options { test_tools: false }));
+    rt.block_on(catalogue.call(&host, name, args, options)).envelope.to_json()
+}
+
+#[test]
+fn a_search_page_ends_where_the_budget_does_and_says_where_the_next_starts() {
+    let path = python_file("search", 1_000);
+    let dir = path.parent().unwrap();
+    std::fs::write(dir.join(".git"), "").unwrap();
+    let codex = CallOptions { answer_budget: Some(11 * 1024), ..CallOptions::default() };
+    let args = json!({"query": "Service", "kind": "Class", "limit": 200});
+    let first = call_in(dir, "symbol_search", args.clone(), codex.clone());
+    let d = &first["data"];
+    let shown = d["symbols"].as_array().unwrap().len();
+    assert!(shown > 20 && shown < 200, "{shown} of 200 in 11 KB");
+    assert_eq!((d["more"].clone(), d["nextOffset"].clone()), (json!(true), json!(shown)));
+    assert!(json_len(&first) <= 11 * 1024 && first["meta"].get("cut").is_none(), "{first}");
+    // The next page starts where this one ended: no match twice, none skipped.
+    let mut next = args.clone();
+    next["offset"] = json!(shown);
+    let second = call_in(dir, "symbol_search", next, codex);
+    let names = |v: &Value| -> Vec<String> {
+        v["data"]["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let whole = call_in(
+        dir,
+        "symbol_search",
+        args,
+        CallOptions { answer_budget: Some(1 << 20), ..CallOptions::default() },
+    );
+    assert_eq!(whole["data"]["symbols"].as_array().unwrap().len(), 200);
+    assert_eq!(
+        [names(&first), names(&second)].concat(),
+        names(&whole)[..shown + names(&second).len()]
+    );
+}
+
+#[test]
+fn the_tool_list_is_brief_unless_a_category_or_tool_is_asked_for() {
+    let brief = call("mcp_list_tools", json!({}), CallOptions::default());
+    assert!(
+        json_len(&brief) < 11 * 1024,
+        "{} bytes: past what Codex passes whole",
+        json_len(&brief)
+    );
+    let first = &brief["data"]["categories"][0]["tools"][0];
+    assert_eq!(first["name"], "editor_get_context");
+    assert!(first.get("parameters").is_none() && first.get("whenToUse").is_none(), "{first}");
+    assert!(brief["data"]["more"].as_str().unwrap().contains("`category` or `tool`"));
+    let one = call("mcp_list_tools", json!({"tool": "symbol_outline"}), CallOptions::default());
+    assert_eq!(one["data"]["count"], 1, "{one}");
+    let tool = &one["data"]["categories"][0]["tools"][0];
+    assert!(
+        tool["parameters"].as_array().unwrap().iter().any(|p| p["name"] == "maxDepth"),
+        "{tool}"
+    );
+    assert!(tool["whenToUse"].as_str().unwrap().starts_with("USE FOR:"));
+    let unknown =
+        call("mcp_list_tools", json!({"tool": "symbol_outlines"}), CallOptions::default());
+    assert_eq!(unknown["error"]["code"], "E_INVALID_PARAMS", "{unknown}");
+}

@@ -160,13 +160,14 @@ async fn editor_get_context_reflects_the_cursor() {
     assert_eq!(status["data"]["documentsOpen"], 1);
     assert_eq!(status["data"]["editorsConnected"], 1);
 
-    // No text editor left: no editorContext at all, and editor_get_context says so in its
-    // summary while succeeding.
+    // No text editor left: no editorContext at all, and editor_get_context says why in its
+    // data (Codex shows its model only that) and its summary, while succeeding.
     state.with(|s| s.set_active(None, false));
     let result = call(&client, "editor_get_context", json!({})).await;
     assert_eq!(result.is_error, Some(false));
     let e = envelope(&result);
-    assert_eq!((&e["ok"], &e["data"]), (&json!(true), &json!({})), "{e}");
+    assert_eq!(e["ok"], true, "{e}");
+    assert_eq!(e["data"]["noEditor"]["reason"], "no-text-editor", "{e}");
     assert!(e.get("editorContext").is_none(), "{e}");
     let text = result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default();
     assert!(text.starts_with("No editor is active"), "{text}");

@@ -58,6 +58,11 @@ pub struct SearchParams {
     #[serde(default)]
     #[schemars(example = 20, range(min = 1, max = 200))]
     pub limit: Option<u32>,
+    /// Skip this many of the best matches: the previous answer's `nextOffset`. The best 200
+    /// are reachable; past them, narrow with `kind`, `path` or a container.
+    #[serde(default)]
+    #[schemars(example = 20, range(min = 0, max = 199))]
+    pub offset: Option<u32>,
 }
 
 /// One match.
@@ -107,6 +112,10 @@ pub struct SearchData {
     pub symbols: Vec<SearchHit>,
     /// Whether more symbols matched than `symbols` holds.
     pub more: bool,
+    /// Where the next page starts, when more of the best 200 matches are left (the limit was
+    /// reached, or the answer budget ended the page): pass it as `offset`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
     /// Present while the index is still being built: `symbols` holds what it has so far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub indexing: Option<Indexing>,
@@ -161,6 +170,8 @@ impl Tool for SymbolSearch {
         }
         let kinds = parse_kinds(p.kind.as_deref())?;
         let limit = p.limit.map_or(DEFAULT_LIMIT, |l| l as usize).clamp(1, locus_index::MAX_LIMIT);
+        let offset = p.offset.map_or(0, |o| o as usize).min(locus_index::MAX_LIMIT - 1);
+        let wanted = (offset + limit).min(locus_index::MAX_LIMIT);
         let near = near(cx.editor_context.as_deref());
         let one_shot = cx.host.one_shot();
         let host = cx.host.clone();
@@ -197,22 +208,26 @@ impl Tool for SymbolSearch {
                 // file it took, and those read since: `Index::save_cache`).
                 index.save_cache();
             }
-            let query = Query { text: query_text, kinds, path, limit, near };
+            let query = Query { text: query_text, kinds, path, limit: wanted, near };
             Ok::<_, ToolError>(index.search(&query))
         })
         .await
         .map_err(|e| {
             ToolError::new(ErrorCode::Internal, format!("the search's worker failed: {e}"))
         })??;
-        Ok(SearchData {
+        let mut data = SearchData {
             query: p.query,
-            symbols: answer.hits.into_iter().map(hit).collect(),
+            symbols: answer.hits.into_iter().skip(offset).map(hit).collect(),
             more: answer.more,
+            next_offset: None,
             indexing: answer
                 .building
                 .map(|b| Indexing { files_done: b.files_done, files_total: b.files_total }),
             warning: answer.capped,
-        })
+        };
+        let context = cx.editor_context.as_deref().map(crate::editor_context_json);
+        fit(&mut data, offset, crate::budget::room(cx.answer_budget, &context));
+        Ok(data)
     }
 
     fn summary(&self, d: &SearchData, _: &Cx) -> String {
@@ -234,6 +249,9 @@ impl Tool for SymbolSearch {
                 )
             }
         };
+        if let Some(next) = d.next_offset {
+            text.push_str(&format!("; more from offset {next}"));
+        }
         if let Some(i) = &d.indexing {
             text.push_str(&format!(
                 " (still indexing: {} of {} files)",
@@ -241,6 +259,23 @@ impl Tool for SymbolSearch {
             ));
         }
         text
+    }
+}
+
+/// Ends the page where `room` bytes end (a page of 200 long signatures is about 32 KB, past
+/// what Codex passes whole) and says where the next one starts.
+fn fit(data: &mut SearchData, offset: usize, room: usize) {
+    // Room for `nextOffset` itself.
+    let room = room.saturating_sub(24);
+    let mut size = crate::budget::json_len(data);
+    while size > room && data.symbols.len() > 1 {
+        let last = data.symbols.pop().expect("more than one");
+        size -= crate::budget::json_len(&last) + 1;
+        data.more = true;
+    }
+    let end = offset + data.symbols.len();
+    if data.more && end < locus_index::MAX_LIMIT {
+        data.next_offset = Some(end);
     }
 }
 

@@ -168,7 +168,8 @@ impl Tool for BridgeStatus {
     }
 }
 
-/// One tool in `mcp_list_tools`.
+/// One tool in `mcp_list_tools`: its name, title and description, and in the full form
+/// (a `category` or a `tool` asked for) its guidance, parameters, timeout and kind.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolInfo {
@@ -178,6 +179,15 @@ pub struct ToolInfo {
     pub title: &'static str,
     /// What it does.
     pub description: &'static str,
+    /// The full form's details.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub details: Option<ToolDetails>,
+}
+
+/// What the full form of [`ToolInfo`] adds.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDetails {
     /// When to use it.
     pub when_to_use: String,
     /// Its parameters.
@@ -218,13 +228,16 @@ pub struct CategoryInfo {
 /// `mcp_list_tools`'s data.
 #[derive(Debug, Serialize)]
 pub struct ListData {
-    /// How many tools are offered.
+    /// How many tools are listed.
     pub count: usize,
     /// Non-empty categories, in listing order.
     pub categories: Vec<CategoryInfo>,
+    /// In the brief form, how to get the details.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<&'static str>,
 }
 
-/// Describes the enabled tools of a catalogue, grouped by category.
+/// Describes the enabled tools of a catalogue, grouped by category, in the full form.
 pub fn describe(catalogue: &crate::Catalogue) -> ListData {
     let mut categories = Vec::new();
     let mut count = 0;
@@ -234,10 +247,7 @@ pub fn describe(catalogue: &crate::Catalogue) -> ListData {
             .filter(|e| e.spec().category == category)
             .map(|e| {
                 let s = e.spec();
-                ToolInfo {
-                    name: s.name,
-                    title: s.title,
-                    description: s.description,
+                let details = ToolDetails {
                     when_to_use: s.when_to_use.text(),
                     parameters: e
                         .params()
@@ -252,7 +262,9 @@ pub fn describe(catalogue: &crate::Catalogue) -> ListData {
                         .collect(),
                     timeout_ms: s.timeout.as_millis() as u64,
                     system: s.system,
-                }
+                };
+                let (name, title, description) = (s.name, s.title, s.description);
+                ToolInfo { name, title, description, details: Some(details) }
             })
             .collect();
         count += tools.len();
@@ -264,18 +276,26 @@ pub fn describe(catalogue: &crate::Catalogue) -> ListData {
             });
         }
     }
-    ListData { count, categories }
+    ListData { count, categories, more: None }
 }
 
 /// Parameters of `mcp_list_tools`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListParams {
-    /// Only this category (`editor`, `symbol`, `system`, …); all when omitted.
+    /// Only this category (`editor`, `symbol`, `system`, …), each tool with its guidance and
+    /// parameters; all, by name and description only, when neither this nor `tool` is given.
     #[schemars(example = &"symbol", with = "String")]
     #[serde(default)]
     pub category: Option<String>,
+    /// Only this tool, with its guidance and parameters.
+    #[schemars(example = &"symbol_outline", with = "String")]
+    #[serde(default)]
+    pub tool: Option<String>,
 }
+
+/// What `mcp_list_tools` without parameters says of the brief form.
+const BRIEF_MORE: &str = "Pass `category` or `tool` for each tool's guidance and parameters";
 
 impl Tool for McpListTools {
     type Params = ListParams;
@@ -304,6 +324,25 @@ impl Tool for McpListTools {
 
     async fn run(&self, p: ListParams, cx: Cx) -> Result<ListData, ToolError> {
         let mut data = describe(&cx.catalogue);
+        if let Some(wanted) = p.tool {
+            for c in &mut data.categories {
+                c.tools.retain(|t| t.name == wanted);
+            }
+            data.categories.retain(|c| !c.tools.is_empty());
+            if data.categories.is_empty() {
+                return Err(ToolError::new(crate::ErrorCode::InvalidParams, format!("no tool offered here is named `{wanted}`"))
+                    .with_hint("Call mcp_list_tools without parameters for every tool's name")
+                    .with_details(serde_json::json!({"parameter": "tool", "expected": "a tool's name", "example": "symbol_outline"})));
+            }
+            data.count = 1;
+        } else if p.category.is_none() {
+            // All tools in full is about 40 KB: past what Codex passes whole, and most of it
+            // is parameters of tools the agent will not call.
+            for tool in data.categories.iter_mut().flat_map(|c| c.tools.iter_mut()) {
+                tool.details = None;
+            }
+            data.more = Some(BRIEF_MORE);
+        }
         if let Some(wanted) = p.category {
             data.categories.retain(|c| c.name == wanted);
             if data.categories.is_empty() {

@@ -164,7 +164,7 @@ impl Tool for SymbolOutline {
                 warning,
             };
             let context = cx.editor_context.as_deref().map(crate::editor_context_json);
-            let room = fold::room(cx.answer_budget, &context);
+            let room = crate::budget::room(cx.answer_budget, &context);
             fold::fit(&mut data, symbols, limits.offset, room);
             Ok(data)
         })

@@ -8,17 +8,8 @@ use std::collections::VecDeque;
 use super::{OutlineData, OutlineSymbol};
 use crate::budget::json_len;
 
-/// What the envelope around `data` takes: its members, `meta`, and room for the edge's own
-/// note of a cut.
-const ENVELOPE_ROOM: usize = 1_500;
-
 /// Room kept for the answer's own `cut` note.
 const NOTE_ROOM: usize = 420;
-
-/// The bytes `data` may take of a budget, with this editorContext beside it.
-pub(super) fn room<C: serde::Serialize>(budget: usize, editor_context: &C) -> usize {
-    budget.saturating_sub(json_len(editor_context) + ENVELOPE_ROOM)
-}
 
 /// Folds the children of `symbol` away, counting them in `folded`.
 pub(super) fn fold_children(symbol: &mut OutlineSymbol) {
