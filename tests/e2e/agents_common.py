@@ -20,7 +20,10 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e" / "agents"))
 
 from model_stub import Anthropic, Gemini, OpenAIResponses  # noqa: E402
 
-__all__ = ["Anthropic", "Gemini", "OpenAIResponses", "ROOT", "agent_bin", "agent_env", "decode_result", "locus_on_path", "run_agent"]
+__all__ = [
+    "Anthropic", "Gemini", "OpenAIResponses", "ROOT", "agent_bin", "agent_env", "assert_sees_neovim", "beside_neovim",
+    "decode_result", "locus_on_path", "neovim_workspace", "run_agent",
+]
 
 INSTALL = "scripts/install-agent-clis.sh"
 
@@ -83,6 +86,60 @@ def decode_result(result) -> object:
         except json.JSONDecodeError:
             return result
     return result
+
+
+def neovim_workspace(tmp_path: Path) -> Path:
+    """A workspace for [`beside_neovim`]: `greeter.py`, Neovim's `init.lua` with the Locus
+    plugin, and a runtime folder (`run`) the agent's `locus mcp` must be given as
+    XDG_RUNTIME_DIR to find Neovim's sidecar."""
+    from nvim_common import PY, workspace
+    from test_nvim_tmux import INIT
+
+    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
+    (work / "run").mkdir()
+    return work
+
+
+def beside_neovim(work: Path, name: str, agent: dict, argv: list[str]) -> None:
+    """Neovim with the Locus plugin in a real tmux on `greeter.py`, the cursor moved into
+    `greet` by real keys; then the agent `name` (`argv`, its environment `agent`) run to its
+    end in the pane beside it, as a user would. Fails with the agent's output if it fails."""
+    from nvim_common import nvim_bin, nvim_env
+    from test_nvim_tmux import Tmux, wait_for
+
+    nvim = nvim_bin()
+    run = str(work / "run")
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=run, HOME=str(work))
+    env.pop("TMUX", None)
+    env.pop("TMUX_PANE", None)
+    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+    command = " ".join(f"'{a}'" for a in argv)
+    (work / "agent.sh").write_text(exports + f"{command} < /dev/null > agent.out 2>&1\necho $? > agent.done\n")
+    tmux = Tmux(work, env)
+    try:
+        tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")
+        nvim_pane = tmux.panes()[0].split()[0]
+        wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim_pane), detail=lambda: tmux.capture(nvim_pane))
+        tmux.type("3G08l")
+        wait_for("the statusline to show greet", lambda: "[Class:Greeter > Method:greet]" in tmux.capture(nvim_pane))
+        tmux.type("\x02\"")
+        wait_for("a second pane", lambda: len(tmux.panes()) == 2)
+        tmux.type("sh agent.sh\r")
+        done = work / "agent.done"
+        out = work / "agent.out"
+        wait_for(f"{name} to finish", done.exists, timeout=180, detail=lambda: out.read_text() if out.exists() else "")
+        assert done.read_text().strip() == "0", out.read_text()
+    finally:
+        tmux.stop()
+
+
+def assert_sees_neovim(envelope: dict, work: Path) -> None:
+    """The envelope the model got carries Neovim's file and the cursor [`beside_neovim`] put."""
+    ctx = envelope.get("editorContext")
+    assert ctx, f"no editorContext reached the model: {envelope}"
+    assert ctx["file"]["path"] == str(work / "greeter.py")
+    assert ctx["cursor"] == {"line": 3, "character": 9}
+    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
 
 
 def which(name: str) -> str:

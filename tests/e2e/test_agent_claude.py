@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from agents_common import Anthropic, agent_bin, agent_env, decode_result, run_agent
-from nvim_common import PY, nvim_bin, nvim_env, workspace
+from agents_common import Anthropic, agent_bin, agent_env, assert_sees_neovim, beside_neovim, decode_result, neovim_workspace, run_agent
+from nvim_common import PY, workspace
 
 # What Claude Code passes its model whole (measured: 39 KB arrived whole, 49 KB did not).
 CLAUDE_CODE_LIMIT = 39 * 1024
@@ -90,16 +90,9 @@ def test_the_model_finds_locus_tools_by_keyword(tmp_path):
 
 
 def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
-    """Neovim with the Locus plugin in a real tmux; the cursor moved by real keys; Claude Code
+    """Neovim with the Locus plugin in a real tmux; the cursor moved by real keys; `claude -p`
     started in the pane beside it. The model sees Neovim's file and cursor."""
-    from test_nvim_tmux import INIT, Tmux, wait_for
-
-    nvim = nvim_bin()
-    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
-    (work / "run").mkdir()
-    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=str(work / "run"), HOME=str(work))
-    env.pop("TMUX", None)
-    env.pop("TMUX_PANE", None)
+    work = neovim_workspace(tmp_path)
     script = [{"tool": "mcp__locus__editor_get_context", "args": {}}, {"text": "you are in greet"}]
     with Anthropic(script) as stub:
         agent = agent_env(
@@ -109,31 +102,8 @@ def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
         )
         cli = agent_bin("claude")
         run_agent([cli, "mcp", "add", "locus", "--", "locus", "mcp"], work, agent)
-        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-        (work / "agent.sh").write_text(
-            exports + f"{cli} -p 'where am I?' --allowedTools 'mcp__locus__*' > agent.out 2>&1\necho $? > agent.done\n"
-        )
-        tmux = Tmux(work, env)
-        try:
-            tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")
-            nvim_pane = tmux.panes()[0].split()[0]
-            wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim_pane), detail=lambda: tmux.capture(nvim_pane))
-            tmux.type("3G08l")
-            wait_for("the statusline to show greet", lambda: "[Class:Greeter > Method:greet]" in tmux.capture(nvim_pane))
-            tmux.type("\x02\"")
-            wait_for("a second pane", lambda: len(tmux.panes()) == 2)
-            tmux.type("sh agent.sh\r")
-            done = work / "agent.done"
-            wait_for("Claude Code to finish", done.exists, timeout=180, detail=lambda: (work / "agent.out").read_text() if (work / "agent.out").exists() else "")
-            assert done.read_text().strip() == "0", (work / "agent.out").read_text()
-        finally:
-            tmux.stop()
-        envelope = envelope_of(stub, 0)
-    ctx = envelope.get("editorContext")
-    assert ctx, f"no editorContext reached the model: {envelope}"
-    assert ctx["file"]["path"] == str(work / "greeter.py")
-    assert ctx["cursor"] == {"line": 3, "character": 9}
-    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+        beside_neovim(work, "Claude Code", agent, [cli, "-p", "where am I?", "--allowedTools", "mcp__locus__*"])
+        assert_sees_neovim(envelope_of(stub, 0), work)
 
 
 def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):

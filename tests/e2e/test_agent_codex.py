@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from agents_common import OpenAIResponses, agent_bin, agent_env, run_agent
-from nvim_common import PY, nvim_bin, nvim_env, workspace
+from agents_common import OpenAIResponses, agent_bin, agent_env, assert_sees_neovim, beside_neovim, neovim_workspace, run_agent
+from nvim_common import PY, workspace
 from test_agent_claude import PROGRAM, big_python
 
 # What Codex passes its model whole for a model it has no metadata for (measured: an output
@@ -163,41 +163,12 @@ def test_the_model_finds_locus_tools_by_keyword(tmp_path):
 def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
     """Neovim with the Locus plugin in a real tmux; the cursor moved by real keys; `codex exec`
     started in the pane beside it. The model sees Neovim's file and cursor."""
-    from test_nvim_tmux import INIT, Tmux, wait_for
-
-    nvim = nvim_bin()
-    work = workspace(tmp_path.resolve(), {"greeter.py": PY, "init.lua": INIT})
-    (work / "run").mkdir()
-    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=str(work / "run"), HOME=str(work))
-    env.pop("TMUX", None)
-    env.pop("TMUX_PANE", None)
+    work = neovim_workspace(tmp_path)
     script = [{"tool": "mcp__locus__editor_get_context", "args": {}}, {"text": "you are in greet"}]
     with OpenAIResponses(script) as stub:
         cli, agent = setup_codex(work, stub, XDG_RUNTIME_DIR=str(work / "run"))
-        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-        argv = " ".join(f"'{a}'" for a in exec_argv(cli, "where am I?"))
-        (work / "agent.sh").write_text(exports + f"{argv} < /dev/null > agent.out 2>&1\necho $? > agent.done\n")
-        tmux = Tmux(work, env)
-        try:
-            tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")
-            nvim_pane = tmux.panes()[0].split()[0]
-            wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim_pane), detail=lambda: tmux.capture(nvim_pane))
-            tmux.type("3G08l")
-            wait_for("the statusline to show greet", lambda: "[Class:Greeter > Method:greet]" in tmux.capture(nvim_pane))
-            tmux.type("\x02\"")
-            wait_for("a second pane", lambda: len(tmux.panes()) == 2)
-            tmux.type("sh agent.sh\r")
-            done = work / "agent.done"
-            wait_for("Codex to finish", done.exists, timeout=180, detail=lambda: (work / "agent.out").read_text() if (work / "agent.out").exists() else "")
-            assert done.read_text().strip() == "0", (work / "agent.out").read_text()
-        finally:
-            tmux.stop()
-        envelope = envelope_of(stub, 0)
-    ctx = envelope.get("editorContext")
-    assert ctx, f"no editorContext reached the model: {envelope}"
-    assert ctx["file"]["path"] == str(work / "greeter.py")
-    assert ctx["cursor"] == {"line": 3, "character": 9}
-    assert ctx["symbols"]["scopeHierarchy"] == "Class:Greeter > Method:greet"
+        beside_neovim(work, "Codex", agent, exec_argv(cli, "where am I?"))
+        assert_sees_neovim(envelope_of(stub, 0), work)
 
 
 def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):

@@ -225,8 +225,33 @@ def test_not_executable_is_said_out_loud(tmp_path):
     assert errors and "/nonexistent/locus" in errors[0], r["health"]
 
 
-# Started with the plugin on 'runtimepath' (so plugin/locus.lua runs): what exists before and
-# after setup(), and the help.
+# The end of every probe: what it recorded, or the error that stopped it, to $LOCUS_E2E_OUT.
+PROBE_END = """
+out.error = not ok and tostring(err) or nil
+local f = assert(io.open(os.getenv('LOCUS_E2E_OUT'), 'w'))
+f:write(vim.json.encode(out))
+f:close()
+vim.cmd('qall!')
+"""
+
+
+def run_probe(tmp_path: Path, probe: str, cwd: Path, **extra: str) -> dict:
+    """Runs the Lua `probe` in a headless Neovim in `cwd`, the plugin on 'runtimepath' (so
+    plugin/locus.lua runs), and returns what it recorded; fails on a Lua error."""
+    env = nvim_env(cwd, LOCUS_E2E_OUT=str(tmp_path / "out.json"), **extra)
+    (tmp_path / "init.lua").write_text("vim.opt.runtimepath:prepend(os.getenv('LOCUS_PLUGIN_DIR'))\n")
+    (tmp_path / "probe.lua").write_text(probe)
+    proc = subprocess.run(
+        [nvim_bin(), "--headless", "--clean", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}"],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=90,
+    )
+    assert proc.returncode == 0, f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
+    r = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"]
+    return r
+
+
+# What exists before and after setup(), and the help.
 STARTUP_PROBE = """
 local out = { loaded = vim.g.loaded_locus, command = vim.fn.exists(':Locus') == 2, modules = {} }
 local ok, err = xpcall(function()
@@ -258,27 +283,13 @@ local ok, err = xpcall(function()
     vim.cmd('helpclose')
   end
 end, debug.traceback)
-out.error = not ok and tostring(err) or nil
-local f = assert(io.open(os.getenv('LOCUS_E2E_OUT'), 'w'))
-f:write(vim.json.encode(out))
-f:close()
-vim.cmd('qall!')
-"""
+""" + PROBE_END
 
 
 def test_locus_command_and_help_exist_before_setup(tmp_path):
-    env = nvim_env(tmp_path, LOCUS_E2E_OUT=str(tmp_path / "out.json"), LOCUS_DOCS=str(tmp_path / "docs"))
     # The help's tags are written beside a copy, never into the checkout.
     shutil.copytree(ROOT / "editors" / "nvim" / "doc", tmp_path / "docs" / "doc")
-    (tmp_path / "init.lua").write_text("vim.opt.runtimepath:prepend(os.getenv('LOCUS_PLUGIN_DIR'))\n")
-    (tmp_path / "probe.lua").write_text(STARTUP_PROBE)
-    proc = subprocess.run(
-        [nvim_bin(), "--headless", "--clean", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
-    )
-    assert proc.returncode == 0, f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
-    r = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
-    assert "error" not in r, r["error"]
+    r = run_probe(tmp_path, STARTUP_PROBE, tmp_path, LOCUS_DOCS=str(tmp_path / "docs"))
     assert r["loaded"] is True and r["command"] is True
     assert r["modules"] == ["locus.commands"], "plugin/locus.lua loads only the command's module"
     assert sorted(r["completion"]) == ["restart", "status"]
@@ -320,27 +331,12 @@ local ok, err = xpcall(function()
   local refused = vim.system({ bin, 'call', 'debug_status' }, { cwd = vim.fn.getcwd(), text = true }):wait()
   out.refused = vim.json.decode(refused.stdout)
 end, debug.traceback)
-out.error = not ok and tostring(err) or nil
-local f = assert(io.open(os.getenv('LOCUS_E2E_OUT'), 'w'))
-f:write(vim.json.encode(out))
-f:close()
-vim.cmd('qall!')
-"""
+""" + PROBE_END
 
 
 def test_tools_option_chooses_what_agents_are_offered(tmp_path):
     (tmp_path / "ws").mkdir()
-    work = workspace(tmp_path / "ws", {"main.py": PY})
-    env = nvim_env(work, LOCUS_E2E_OUT=str(tmp_path / "out.json"))
-    (tmp_path / "init.lua").write_text("vim.opt.runtimepath:prepend(os.getenv('LOCUS_PLUGIN_DIR'))\n")
-    (tmp_path / "probe.lua").write_text(TOOLS_PROBE)
-    proc = subprocess.run(
-        [nvim_bin(), "--headless", "--clean", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}"],
-        cwd=work, env=env, capture_output=True, text=True, timeout=90,
-    )
-    assert proc.returncode == 0, f"stdout: {proc.stdout}\nstderr: {proc.stderr}"
-    r = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
-    assert "error" not in r, r["error"]
+    r = run_probe(tmp_path, TOOLS_PROBE, workspace(tmp_path / "ws", {"main.py": PY}))
     assert r["cmd"][1:] == ["lsp", "--tools", "symbol,system,-symbol_search"]
     assert r["listed"] == ["symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"]
     assert r["refused"]["error"]["code"] == "E_UNSUPPORTED", r["refused"]

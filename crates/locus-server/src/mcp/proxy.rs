@@ -33,7 +33,7 @@ use serde_json::{Value, json};
 use super::discovery::{self, Record, Refusals};
 use super::server::{
     BUDGET_META, LocusServer, TIMEOUT_META, answer_budget, custom_request_error, effective_timeout,
-    mcp_result, requested_timeout, server_config, with_progress,
+    for_client, mcp_result, requested_timeout, server_config, with_progress,
 };
 
 /// How often a forwarded call checks that its sidecar still lives.
@@ -317,7 +317,7 @@ impl ServerHandler for Proxy {
             return Ok(match watched {
                 Watched::Answer(mut result) => {
                     result.result_type = Some(ResultType::COMPLETE);
-                    result.into()
+                    for_client(result, &context).into()
                 }
                 Watched::TimedOut => {
                     eprintln!(

@@ -229,11 +229,28 @@ pub fn answer_budget(
     context: &RequestContext<RoleServer>,
     configured: Option<usize>,
 ) -> usize {
-    requested_budget(request, context).or(configured).unwrap_or_else(|| {
-        let client = context.peer.peer_info();
-        let name = client.as_ref().map_or("", |c| c.client_info.name.as_str());
-        locus_tools::budget::for_client(name)
-    })
+    requested_budget(request, context)
+        .or(configured)
+        .unwrap_or_else(|| locus_tools::budget::for_client(&client_name(context)))
+}
+
+/// The `clientInfo.name` the client gave in its `initialize` (empty when none).
+fn client_name(context: &RequestContext<RoleServer>) -> String {
+    context.peer.peer_info().map(|c| c.client_info.name.clone()).unwrap_or_default()
+}
+
+/// A result as the client that asked shows it to its model. Gemini CLI (`gemini-cli-mcp-client`)
+/// gives its model the whole result of a failed call, `structuredContent` included, so there
+/// the envelope is not repeated as text: the summary (code, message, hint) and the envelope
+/// once. Every other client gets the result as made.
+pub fn for_client(
+    mut result: CallToolResult,
+    context: &RequestContext<RoleServer>,
+) -> CallToolResult {
+    if result.is_error == Some(true) && client_name(context) == "gemini-cli-mcp-client" {
+        result.content.truncate(1);
+    }
+    result
 }
 
 /// Runs `call`; when the client gave a `progressToken`, sends `notifications/progress` every
@@ -302,7 +319,7 @@ impl ServerHandler for LocusServer {
         };
         let name = request.name.to_string();
         let outcome = with_progress(&context, &name, self.call(&name, args, options)).await;
-        Ok(mcp_result(outcome).into())
+        Ok(for_client(mcp_result(outcome), &context).into())
     }
 
     async fn on_custom_request(
