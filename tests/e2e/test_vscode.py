@@ -606,6 +606,29 @@ def test_mcp_port_setting_restarts_the_server_and_says_what_is_wrong(vscode):
     wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
 
 
+def test_mcp_tools_setting_chooses_what_agents_are_offered(vscode):
+    """`locus.mcp.tools` restarts `locus lsp --tools`; agents then get only those families."""
+    settings = vscode.ws / ".vscode" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
+    settings.write_text(json.dumps({"locus.mcp.tools": ["symbol", "system", "-symbol_search"]}))
+    vscode.record = wait_for("the sidecar restarted", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+
+    def listed():
+        env = vscode.call("mcp_list_tools", category="symbol")
+        return env.get("ok") and [t["name"] for t in env["data"]["categories"][0]["tools"]]
+
+    assert wait_for("the symbol tools of the restarted sidecar", listed) == ["symbol_outline", "symbol_scope_at"]
+    refused = vscode.call("editor_get_context")
+    assert refused["error"]["code"] == "E_UNSUPPORTED", refused
+    assert "--tools symbol,system,-symbol_search" in refused["error"]["message"], refused
+    # Back to every tool, waited for, so that the next test starts on a settled server.
+    pid = vscode.record["pid"]
+    settings.write_text("{}")
+    vscode.record = wait_for("the sidecar restarted with every tool", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+
+
 def test_trace_setting_logs_lsp_messages_without_restarting_the_server(vscode):
     """`locus.trace.server` is the language client's own: a change reaches `locus lsp` as
     `$/setTrace` (no restart) and the messages are logged to the Locus output channel."""
