@@ -10,6 +10,7 @@ the venv running pytest). A missing one fails the test: it never skips.
 """
 
 import asyncio
+import importlib.util
 import json
 import os
 import shutil
@@ -113,6 +114,7 @@ def test_debugging_workflow_over_locus_mcp(env, adapter):
     async def body(call):
         e = await call("breakpoint_set", {"path": str(c["source"]), "line": c["line"]})
         bp = e["data"]["breakpoint"]["id"]
+        watch = (await call("watch_add", {"expression": c["expression"]}))["data"]["id"]
         e = await call("debug_start", c["start"])
         assert e["data"]["adapter"] == adapter
 
@@ -133,6 +135,7 @@ def test_debugging_workflow_over_locus_mcp(env, adapter):
         assert ctx["currentPosition"]["scopeHierarchy"] == c["hierarchy"], ctx
         locals_ = {v["name"]: v["value"] for v in ctx["localContext"]["locals"]}
         assert locals_["acc"] == "0", ctx
+        assert [(w["id"], w["value"]) for w in ctx["watches"]] == [(watch, "30")], ctx
 
         e = await call("variable_list", {"scope": c["scope"]})
         assert any(v["name"] == "acc" for v in e["data"]["variables"]), e
@@ -143,12 +146,69 @@ def test_debugging_workflow_over_locus_mcp(env, adapter):
         e = await call("debug_step_over")
         assert e["data"]["from"]["line"] == c["line"] and e["data"]["to"]["line"] == c["line"] + 1, e
         assert e["data"]["changedVariables"] == [{"name": "acc", "before": "0", "after": "3"}], e
+        assert e["debugContext"]["watches"][0]["value"] == "33", e["debugContext"]
+        await call("watch_remove", {"id": watch})
 
         await call("breakpoint_clear")
         e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
         assert e["data"]["state"] == "exited", e
         assert e["data"]["exitStatus"] == c["exit_status"], e
         assert e["debugContext"]["debuggerState"]["exited"] is True
+        await call("debug_stop")
+
+    asyncio.run(session(env, body))
+
+
+def crash_case(adapter: str, env_):
+    """A program that crashes on its third item, for `adapter`: debug_start's arguments, the
+    exception's type and a part of its message, and the line of the raise when the stop is in
+    the program's own code (Delve and lldb-dap stop in the runtime: the panic, the abort)."""
+    if adapter == "debugpy":
+        if importlib.util.find_spec("debugpy") is None:
+            pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+        env_.vars["LOCUS_DAP_PYTHON"] = sys.executable
+        program = env_.workspace / "crash.py"
+        shutil.copy(PROGRAMS / "crash.py", program)
+        return dict(start={"program": str(program)}, type="ValueError", message="invalid literal", line=5)
+    if adapter == "js-debug":
+        js_program(env_)
+        program = env_.workspace / "crash.js"
+        shutil.copy(PROGRAMS / "crash.js", program)
+        return dict(start={"program": str(program)}, type="TypeError", message="not a number: x", line=5)
+    if adapter == "delve":
+        module = go_module(env_) / "crash"
+        return dict(start={"program": str(module / "main.go"), "cwd": str(module)}, type="panic", message="not a number: x", line=None)
+    need("lldb-dap-19")
+    need("g++")
+    binary = env_.workspace / "crash"
+    subprocess.run(["g++", "-g", "-O0", "-o", str(binary), str(PROGRAMS / "crash.cpp")], check=True)
+    return dict(start={"program": str(binary), "adapter": "lldb-dap"}, type="signal", message="SIGABRT", line=None)
+
+
+@pytest.mark.parametrize("adapter", ["debugpy", "delve", "lldb-dap", "js-debug"])
+def test_a_crash_stops_with_its_exception_and_never_runs_to_the_end(env, adapter):
+    """A program that crashes stops where it crashes by default (`breakOn: uncaught`), with the
+    exception in debugContext and the frame's locals; with `breakOn: never` it runs to its end."""
+    need_mcp()
+    c = crash_case(adapter, env)
+
+    async def body(call):
+        await call("debug_start", c["start"])
+        e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+        assert e["data"]["reason"] == "exception", e
+        ctx = e["debugContext"]
+        assert ctx["debuggerState"]["stopReason"] == "exception", ctx
+        exception = ctx["exception"]
+        assert c["type"] in exception["type"] and c["message"] in (exception["message"] + exception["type"]), exception
+        if c["line"] is not None:
+            assert ctx["currentPosition"]["line"] == c["line"], ctx
+            assert ctx["currentPosition"]["scopeHierarchy"].startswith("Function:parse"), ctx
+            assert any(v["name"] == "text" for v in ctx["localContext"]["locals"] + ctx["localContext"]["arguments"]), ctx
+        await call("debug_stop")
+
+        await call("debug_start", {**c["start"], "breakOn": "never"})
+        e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS}, ok=False)
+        assert e["error"]["code"] == "E_SESSION_ENDED", e
         await call("debug_stop")
 
     asyncio.run(session(env, body))

@@ -11,9 +11,11 @@ target/debug/locus). A missing peer fails the test: it never skips.
 import asyncio
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -85,6 +87,9 @@ def test_debugging_workflow_over_locus_mcp(env):
             assert "debugContext" not in e, "no session yet"
             assert e["data"]["allBreakpoints"][0]["verified"] is False
             bp = e["data"]["breakpoint"]["id"]
+            # A watch, kept with the workspace like breakpoints: valued at every stop.
+            e = await call("watch_add", {"expression": "acc + item * 10"})
+            watch = e["data"]["id"]
 
             e = await call("debug_start", {"program": "cart.py"})
             assert e["data"]["sessionId"] == "s1"
@@ -107,6 +112,7 @@ def test_debugging_workflow_over_locus_mcp(env):
             locals_ = {v["name"]: v["value"] for v in ctx["localContext"]["locals"]}
             assert locals_["acc"] == "0" and locals_["item"] == "3"
             assert ctx["localContext"]["stackDepth"] == 3
+            assert ctx["watches"] == [{"id": watch, "expression": "acc + item * 10", "value": "30", "type": "int"}]
 
             e = await call("variable_list")
             variables = {v["name"]: v for v in e["data"]["variables"]}
@@ -122,12 +128,20 @@ def test_debugging_workflow_over_locus_mcp(env):
             assert e["data"]["from"]["line"] == 11 and e["data"]["to"]["line"] == 12
             assert e["data"]["changedVariables"] == [{"name": "acc", "before": "0", "after": "3"}]
             assert e["debugContext"]["currentPosition"]["line"] == 12
+            assert e["debugContext"]["watches"][0]["value"] == "33", e["debugContext"]
 
             e = await call("variable_list", {"variablesReference": stale}, ok=False)
             assert e["error"]["code"] == "E_STALE_REFERENCE"
             assert e["debugContext"]["debuggerState"]["sessionId"] == "s1", "errors carry the debugContext"
 
             await call("breakpoint_clear")
+            e = await call("watch_remove", {"id": watch})
+            assert (await call("watch_list"))["data"]["watches"] == []
+            # `sys.exit(5)` raises SystemExit, which debugpy counts as uncaught (as VS Code
+            # shows it): a stop, then the exit.
+            e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
+            assert e["data"]["state"] == "stopped", e
+            assert e["debugContext"]["exception"]["type"] == "SystemExit", e["debugContext"]
             e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
             assert e["data"]["state"] == "exited"
             assert e["data"]["exitStatus"] == 5
@@ -266,5 +280,48 @@ def test_a_launch_json_configuration_over_locus_mcp(env):
             await call("debug_stop")
             e = await call("debug_start", {"configuration": "Nope"}, ok=False)
             assert e["error"]["code"] == "E_NOT_FOUND" and "Cart" in e["error"]["hint"], e
+
+    asyncio.run(main())
+
+
+def test_exceptions_stop_where_the_user_chose(env):
+    """`raised` stops at an exception the program catches, `debug_break_on` changes a live
+    session (back to `uncaught`: the caught one no longer stops it), and `debug_test` with
+    `breakOn: raised` stops at the failing assertion with its message."""
+    need_peers()
+    programs = Path(__file__).resolve().parents[2] / "crates" / "locus-dap" / "tests" / "programs"
+    for name in ("caught.py", "test_cart.py"):
+        shutil.copy(programs / name, env.workspace / name)
+    env.vars["LOCUS_DAP_PYTHON"] = sys.executable
+
+    async def main():
+        params = StdioServerParameters(command=locus_bin(), args=["mcp"], env=env.vars, cwd=str(env.workspace))
+        async with Client(params) as client:
+            async def call(name, args=None, ok=True):
+                r = await client.call_tool(name, args or {})
+                e = r.structured_content
+                assert e is not None and e["ok"] is ok, f"{name}: {r}"
+                return e
+
+            e = await call("debug_break_on", {"breakOn": "raised"})
+            assert e["data"] == {"breakOn": "raised", "sessions": []}, e
+            await call("debug_start", {"program": "caught.py"})
+            e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+            assert e["data"]["reason"] == "exception" and e["data"]["position"]["line"] == 6, e
+            ctx = e["debugContext"]
+            assert ctx["exception"]["type"] == "KeyError" and ctx["exception"]["breakMode"] == "always", ctx
+            assert {"name": "n", "type": "int", "value": "2"} in ctx["localContext"]["arguments"] + ctx["localContext"]["locals"], ctx
+            e = await call("debug_break_on", {"breakOn": "uncaught"})
+            assert e["data"]["sessions"] == [{"sessionId": "s1", "filters": ["uncaught"]}], e
+            e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})
+            assert e["data"]["state"] == "exited" and e["data"]["exitStatus"] == 0, e
+            await call("debug_stop")
+
+            e = await call("debug_test", {"path": "test_cart.py", "name": "TestCart::test_wrong", "breakOn": "raised"})
+            ctx = e["debugContext"]
+            assert ctx["debuggerState"]["stopReason"] == "exception", e
+            assert ctx["exception"]["type"] == "AssertionError" and ctx["exception"]["message"] == "assert 1 == 2", ctx
+            assert ctx["currentPosition"]["line"] == 19, ctx
+            await call("debug_stop")
 
     asyncio.run(main())

@@ -42,6 +42,27 @@ pub struct AdapterDef {
     /// runner Locus knows.
     #[serde(default)]
     pub test: Option<TestDef>,
+    /// The exception filters (`setExceptionBreakpoints`) of each way to stop at exceptions.
+    #[serde(default)]
+    pub exceptions: ExceptionsDef,
+}
+
+/// The exception filters an adapter is sent to stop at uncaught exceptions, or at every one
+/// raised; never stopping sends none. Filter ids are the adapter's own (its capabilities'
+/// `exceptionBreakpointFilters`); one it does not declare is left out.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ExceptionsDef {
+    /// Stop where an exception is not caught: the program would end there (a crash).
+    #[serde(default)]
+    pub uncaught: Vec<String>,
+    /// Stop at every exception raised, caught or not.
+    #[serde(default)]
+    pub raised: Vec<String>,
+    /// The adapter stops at a crash whatever it is sent (Delve at an unrecovered panic,
+    /// lldb-dap at a fatal signal): with `never`, such a stop is continued at once.
+    #[serde(default)]
+    pub stops_at_crash: bool,
 }
 
 /// The arguments an `attach` request gets for each way of naming its target. Strings are

@@ -48,13 +48,16 @@ mod transport;
 pub mod types;
 
 pub use adapter::{AttachTarget, Launcher, Lookup, Registry};
-pub use def::{AdapterDef, AttachBy, CommandDef, PortSource, TcpDef, TestDef, TransportDef};
+pub use def::{
+    AdapterDef, AttachBy, CommandDef, ExceptionsDef, PortSource, TcpDef, TestDef, TransportDef,
+};
 pub use error::Error;
 pub use ids::{FrameId, VarRef};
 pub use output::{OutputCursor, OutputRead};
 pub use protocol::{Event, Message, Request, Response};
 pub use session::{
-    BreakpointInfo, CodeLocation, Frame, FunctionBreakpoint, Phase, Resume, ScopeInfo, Session,
-    SessionConfig, Snapshot, SourceBreakpoint, StopInfo, ThreadInfo, VariableInfo,
+    BreakOn, BreakpointInfo, CodeLocation, ExceptionDetails, Frame, FunctionBreakpoint, Phase,
+    Resume, ScopeInfo, Session, SessionConfig, Snapshot, SourceBreakpoint, StopInfo, ThreadInfo,
+    VariableInfo,
 };
 pub use transport::{Client, ClientConfig, Incoming, PendingResponse, ReverseRequest};

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use locus_dap::{
-    Client, ClientConfig, Error, Incoming, Launcher, Phase, PortSource, Registry, Resume, Session,
-    SessionConfig, SourceBreakpoint, TcpDef, TransportDef,
+    BreakOn, Client, ClientConfig, Error, Incoming, Launcher, Phase, PortSource, Registry, Resume,
+    Session, SessionConfig, SourceBreakpoint, TcpDef, TransportDef,
 };
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
@@ -599,4 +599,85 @@ fn an_adapter_dies_with_the_thread_that_started_it() {
         assert!(Instant::now() < deadline, "the adapter {pid} outlived the thread that started it");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The exception filters sent are the adapter file's for the session's `breakOn` that the
+/// adapter declares; a stop for an exception carries what `exceptionInfo` answers, asked beside
+/// the top frame; a change of `breakOn` mid-session is sent at once.
+#[tokio::test]
+async fn exception_filters_follow_break_on_and_a_crash_stop_carries_the_exception() {
+    let (client, mut fake) = pair();
+    let script = tokio::spawn(async move {
+        let init = fake.recv().await;
+        let filters = json!([{"filter": "raised", "label": "Raised"}, {"filter": "uncaught", "label": "Uncaught"}]);
+        fake.respond(
+            &init,
+            json!({"supportsConfigurationDoneRequest": true,
+            "supportsExceptionInfoRequest": true, "exceptionBreakpointFilters": filters}),
+        )
+        .await;
+        let launch = fake.recv().await;
+        fake.event("initialized", Value::Null).await;
+        let mut sent = Vec::new();
+        loop {
+            let request = fake.recv().await;
+            match request["command"].as_str().unwrap() {
+                "setExceptionBreakpoints" => {
+                    sent.push(request["arguments"]["filters"].clone());
+                    fake.respond(&request, Value::Null).await;
+                }
+                "configurationDone" => {
+                    fake.respond(&request, Value::Null).await;
+                    fake.respond(&launch, Value::Null).await;
+                    break;
+                }
+                _ => fake.respond(&request, Value::Null).await,
+            }
+        }
+        fake.event(
+            "stopped",
+            json!({"reason": "exception", "threadId": 1, "description": "ValueError"}),
+        )
+        .await;
+        // The top frame and the exception, both asked before either is answered.
+        let (a, b) = (fake.recv().await, fake.recv().await);
+        let mut asked = [a["command"].as_str().unwrap(), b["command"].as_str().unwrap()];
+        asked.sort_unstable();
+        assert_eq!(asked, ["exceptionInfo", "stackTrace"]);
+        for request in [a, b] {
+            let body = match request["command"].as_str().unwrap() {
+                "stackTrace" => {
+                    json!({"stackFrames": [{"id": 1, "name": "parse", "line": 5, "column": 1, "source": {"path": "/w/crash.py"}}]})
+                }
+                _ => {
+                    json!({"exceptionId": "ValueError", "description": "bad", "breakMode": "unhandled",
+                            "details": {"message": "invalid literal", "typeName": "ValueError", "stackTrace": "  File crash.py, line 5"}})
+                }
+            };
+            fake.respond(&request, body).await;
+        }
+        let change = fake.recv().await;
+        assert_eq!(change["command"], "setExceptionBreakpoints");
+        sent.push(change["arguments"]["filters"].clone());
+        fake.respond(&change, Value::Null).await;
+        (sent, fake)
+    });
+    let registry = Registry::builtin();
+    let mut config = SessionConfig::standard();
+    config.handshake_timeout = BOUND;
+    let session = Session::over(client, registry.get("debugpy").unwrap(), fake_launcher(), config)
+        .await
+        .unwrap();
+    session.set_break_on(BreakOn::Uncaught).await.unwrap();
+    session.launch(&json!({"program": "/w/crash.py"})).await.unwrap();
+    let stop = session.wait_for_stop(0, BOUND).await.unwrap();
+    assert_eq!(stop.reason, "exception");
+    let e = stop.exception.expect("the exception of the stop");
+    assert_eq!(
+        (e.type_name.as_deref(), e.message.as_deref(), e.break_mode.as_deref()),
+        (Some("ValueError"), Some("invalid literal"), Some("unhandled"))
+    );
+    assert_eq!(session.set_break_on(BreakOn::Raised).await.unwrap(), ["raised", "uncaught"]);
+    let (sent, _fake) = script.await.unwrap();
+    assert_eq!(sent, [json!(["uncaught"]), json!(["raised", "uncaught"])]);
 }

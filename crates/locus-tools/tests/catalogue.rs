@@ -265,10 +265,11 @@ fn editor_context_rides_on_tools_but_not_on_system_tools() {
     assert_eq!(v["error"]["code"], "E_NOT_FOUND");
     assert_eq!(v["editorContext"], ctx);
     // No active editor: no editorContext member at all, and editor_get_context still
-    // succeeds with empty data (no editor is not an error).
+    // succeeds, saying why in its data (no editor is not an error).
     let none: Arc<dyn Host> = Arc::new(FakeEditor { context: None });
     let v = call(none, "editor_get_context", json!({}), CallOptions::default());
-    assert_eq!((&v["ok"], &v["data"]), (&json!(true), &json!({})), "{v}");
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["data"]["noEditor"]["reason"], "no-text-editor", "{v}");
     assert!(v.get("editorContext").is_none());
 }
 

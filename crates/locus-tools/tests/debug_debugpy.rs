@@ -131,8 +131,11 @@ fn the_debugging_workflow_through_the_catalogue() {
     let v = h.ok("thread_list", json!({}));
     assert!(v["data"]["threads"].as_array().unwrap().iter().any(|t| t["stopped"] == true));
 
-    // Clear and run to the end: the exit status, in the answer and in debug_status.
+    // Clear and run to the end: `sys.exit(5)` first stops as an uncaught SystemExit (as in
+    // VS Code), then the exit status, in the answer and in debug_status.
     h.ok("breakpoint_clear", json!({}));
+    let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+    assert_eq!(v["debugContext"]["exception"]["type"], "SystemExit", "{v:#}");
     let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
     assert_eq!(v["data"]["state"], "exited", "{v:#}");
     assert_eq!(v["data"]["exitStatus"], 5);
@@ -390,7 +393,9 @@ fn run_to_a_line_leaves_no_breakpoint_behind() {
         "12"
     );
     assert_eq!(h.ok("breakpoint_list", json!({}))["data"]["count"], 0);
-    // Nothing stops the rest of the run: the program ends.
+    // No breakpoint stops the rest of the run: the program ends (past its SystemExit).
+    let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
+    assert_eq!(v["debugContext"]["exception"]["type"], "SystemExit", "{v:#}");
     let v = h.ok("debug_continue", json!({"wait": true, "timeoutMs": 30000}));
     assert_eq!(v["data"]["state"], "exited", "{v:#}");
     let v = h.call("debug_run_to_cursor", json!({"line": 13}));

@@ -81,6 +81,49 @@ pub struct StopInfo {
     pub position: Option<CodeLocation>,
     /// Which stop of the session this is, from 1.
     pub number: u64,
+    /// At a stop for an exception: what was raised, as the adapter tells it.
+    pub exception: Option<ExceptionDetails>,
+}
+
+/// The exception a stop is for: DAP's `exceptionInfo` where the adapter answers it, else the
+/// `stopped` event's description and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExceptionDetails {
+    /// The exception's type or id (`ValueError`, `Error`, `panic`).
+    pub type_name: Option<String>,
+    /// Its message.
+    pub message: Option<String>,
+    /// When the adapter stops for it: `always`, `unhandled`, `userUnhandled`, `never`.
+    pub break_mode: Option<String>,
+    /// The stack where it was raised, as the adapter formats it.
+    pub stack_trace: Option<String>,
+}
+
+/// Where exceptions stop the program. The default is VS Code's, `Uncaught`; a [`Session`]
+/// starts at `Never` until told ([`Session::set_break_on`]).
+///
+/// [`Session`]: super::Session
+/// [`Session::set_break_on`]: super::Session::set_break_on
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BreakOn {
+    /// Where an exception is not caught, as VS Code does by default: a crash.
+    #[default]
+    Uncaught,
+    /// At every exception raised, caught or not.
+    Raised,
+    /// Never: the program runs to its end (or its crash).
+    Never,
+}
+
+impl BreakOn {
+    /// `uncaught`, `raised`, `never`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BreakOn::Uncaught => "uncaught",
+            BreakOn::Raised => "raised",
+            BreakOn::Never => "never",
+        }
+    }
 }
 
 /// A thread and whether it is stopped.

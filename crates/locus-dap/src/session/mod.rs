@@ -41,8 +41,9 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 pub use data::{
-    BreakpointInfo, CodeLocation, Frame, FunctionBreakpoint, Phase, Resume, ScopeInfo,
-    SessionConfig, Snapshot, SourceBreakpoint, StopInfo, ThreadInfo, VariableInfo,
+    BreakOn, BreakpointInfo, CodeLocation, ExceptionDetails, Frame, FunctionBreakpoint, Phase,
+    Resume, ScopeInfo, SessionConfig, Snapshot, SourceBreakpoint, StopInfo, ThreadInfo,
+    VariableInfo,
 };
 
 use data::position;
@@ -142,6 +143,9 @@ impl Session {
             threads: BTreeMap::new(),
             files: BTreeMap::new(),
             functions: Vec::new(),
+            // No exception stops unless asked ([`Session::set_break_on`]): the library sends
+            // what its user chose; the tools choose `uncaught`, as VS Code does.
+            break_on: BreakOn::Never,
             last_breakpoint: 0,
             exit_code: None,
             pid: None,
@@ -276,12 +280,59 @@ impl Session {
         }
         let done = capabilities["supportsConfigurationDoneRequest"].as_bool() == Some(true);
         if capabilities["exceptionBreakpointFilters"].is_array() || !done {
-            self.client.request("setExceptionBreakpoints", json!({"filters": []})).await?;
+            self.send_exception_filters().await?;
         }
         if done {
             self.client.request("configurationDone", Value::Null).await?;
         }
         Ok(())
+    }
+
+    /// Sets where exceptions stop the program, now (when the session is configured) and in
+    /// its children; answers the filters it sent: those of the adapter file for `break_on`
+    /// that the adapter declares.
+    pub async fn set_break_on(&self, break_on: BreakOn) -> Result<Vec<String>, Error> {
+        let send = {
+            let mut s = self.state.lock().unwrap();
+            if let Some(e) = s.ended() {
+                return Err(e);
+            }
+            s.break_on = break_on;
+            s.initialized
+        };
+        let filters = if send { self.send_exception_filters().await? } else { self.filters() };
+        for child in self.children() {
+            Box::pin(child.set_break_on(break_on)).await?;
+        }
+        Ok(filters)
+    }
+
+    /// Where exceptions stop the program.
+    pub fn break_on(&self) -> BreakOn {
+        self.state.lock().unwrap().break_on
+    }
+
+    /// The exception filters for the session's `break_on` that the adapter declares.
+    fn filters(&self) -> Vec<String> {
+        let s = self.state.lock().unwrap();
+        let wanted = match s.break_on {
+            BreakOn::Uncaught => &self.def.exceptions.uncaught,
+            BreakOn::Raised => &self.def.exceptions.raised,
+            BreakOn::Never => return Vec::new(),
+        };
+        let declared: Vec<&str> = s.capabilities["exceptionBreakpointFilters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f["filter"].as_str())
+            .collect();
+        wanted.iter().filter(|f| declared.contains(&f.as_str())).cloned().collect()
+    }
+
+    async fn send_exception_filters(&self) -> Result<Vec<String>, Error> {
+        let filters = self.filters();
+        self.client.request("setExceptionBreakpoints", json!({"filters": filters})).await?;
+        Ok(filters)
     }
 
     /// Replaces the breakpoints of one file (an empty list clears them) and answers them as
@@ -785,6 +836,12 @@ impl Session {
     /// the adapter's process group is killed whatever it answered. A session that has ended
     /// already is only cleaned up.
     pub async fn disconnect(&self, timeout: Duration) -> Result<(), Error> {
+        // Children first, as VS Code ends them: js-debug leaves a parent's `disconnect`
+        // unanswered while its child is paused at an exception. Their errors are the parent's
+        // to report only if it fails too.
+        for child in self.children() {
+            let _ = Box::pin(child.disconnect(timeout)).await;
+        }
         // After `terminated` the courtesy `disconnect` has been sent already (`run_events`).
         let (ended, launched) = {
             let s = self.state.lock().unwrap();

@@ -10,7 +10,8 @@ use tokio::sync::{mpsc, watch};
 
 use super::Session;
 use super::data::{
-    FunctionBreakpoint, Phase, SessionConfig, SourceBreakpoint, StopInfo, ThreadInfo, position,
+    BreakOn, ExceptionDetails, FunctionBreakpoint, Phase, SessionConfig, SourceBreakpoint,
+    StopInfo, ThreadInfo, position,
 };
 use super::state::{State, apply};
 use crate::adapter::Launcher;
@@ -75,7 +76,10 @@ async fn open_child(
         // The same breakpoints as the parent, as they were given.
         let specs = {
             let s = parent_state.lock().unwrap();
-            child.state.lock().unwrap().launched = s.launched;
+            let mut c = child.state.lock().unwrap();
+            c.launched = s.launched;
+            c.break_on = s.break_on;
+            drop(c);
             specs_of(&s)
         };
         for (path, list) in &specs.0 {
@@ -140,36 +144,79 @@ async fn run_events(
                 ));
             }
             Incoming::Event(event) => {
-                on_event(&client, &state, &event.event, &event.body).await;
+                on_event(&client, &state, &family.def, &event.event, &event.body).await;
                 bump();
             }
         }
     }
 }
 
-async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body: &Value) {
+async fn on_event(
+    client: &Client,
+    state: &Arc<Mutex<State>>,
+    def: &AdapterDef,
+    event: &str,
+    body: &Value,
+) {
     match event {
         "initialized" => state.lock().unwrap().initialized = true,
         "stopped" => {
             let Ok(stopped) = types::parse::<types::StoppedEvent>("stopped", body) else { return };
-            // Where it stopped: the top frame, for the position and for counting hits by
-            // location when the adapter names no breakpoint.
-            let top = match stopped.thread_id {
-                Some(thread) => client
+            let for_exception = stopped.reason == "exception";
+            let (break_on, info) = {
+                let s = state.lock().unwrap();
+                (s.break_on, s.capabilities["supportsExceptionInfoRequest"].as_bool() == Some(true))
+            };
+            // A crash the adapter stops at whatever it was sent, when no exception should
+            // stop the program: it goes on (to its end).
+            if for_exception && break_on == BreakOn::Never && def.exceptions.stops_at_crash {
+                let _ = client
                     .request_within(
-                        "stackTrace",
-                        json!({"threadId": thread, "startFrame": 0, "levels": 1}),
+                        "continue",
+                        json!({"threadId": stopped.thread_id.unwrap_or(0)}),
                         Duration::from_secs(5),
                     )
-                    .await
-                    .ok()
-                    .and_then(|b| {
-                        types::parse::<Vec<types::StackFrame>>("stackTrace", &b["stackFrames"]).ok()
-                    })
-                    .and_then(|f| f.into_iter().next())
-                    .map(|f| position(&f)),
-                None => None,
+                    .await;
+                return;
+            }
+            // What was raised, asked beside the top frame (both in flight at once).
+            let exception = async {
+                match (for_exception, stopped.thread_id) {
+                    (true, Some(thread)) if info => client
+                        .request_within(
+                            "exceptionInfo",
+                            json!({"threadId": thread}),
+                            Duration::from_secs(5),
+                        )
+                        .await
+                        .ok()
+                        .map(|b| exception_details(&b, &stopped)),
+                    (true, _) => Some(exception_details(&Value::Null, &stopped)),
+                    _ => None,
+                }
             };
+            // Where it stopped: the top frame, for the position and for counting hits by
+            // location when the adapter names no breakpoint.
+            let top = async {
+                match stopped.thread_id {
+                    Some(thread) => client
+                        .request_within(
+                            "stackTrace",
+                            json!({"threadId": thread, "startFrame": 0, "levels": 1}),
+                            Duration::from_secs(5),
+                        )
+                        .await
+                        .ok()
+                        .and_then(|b| {
+                            types::parse::<Vec<types::StackFrame>>("stackTrace", &b["stackFrames"])
+                                .ok()
+                        })
+                        .and_then(|f| f.into_iter().next())
+                        .map(|f| position(&f)),
+                    None => None,
+                }
+            };
+            let (top, exception) = tokio::join!(top, exception);
             let mut s = state.lock().unwrap();
             if s.ended().is_some() {
                 return;
@@ -226,6 +273,7 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
                 breakpoints: hit,
                 position: top,
                 number,
+                exception,
             });
             s.phase = Phase::Stopped;
         }
@@ -306,5 +354,21 @@ async fn on_event(client: &Client, state: &Arc<Mutex<State>>, event: &str, body:
             }
         }
         _ => {}
+    }
+}
+
+/// The exception of a stop: the `exceptionInfo` answer `body` (null when the adapter gives
+/// none), else what the `stopped` event says.
+fn exception_details(body: &Value, stopped: &types::StoppedEvent) -> ExceptionDetails {
+    let text = |v: &Value| v.as_str().filter(|t| !t.is_empty()).map(String::from);
+    let details = &body["details"];
+    ExceptionDetails {
+        type_name: text(&details["typeName"]).or(text(&body["exceptionId"])),
+        message: text(&details["message"])
+            .or(text(&body["description"]))
+            .or(stopped.text.clone())
+            .or(stopped.description.clone()),
+        break_mode: text(&body["breakMode"]),
+        stack_trace: text(&details["stackTrace"]),
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::Session;
-use super::data::{BreakpointInfo, CodeLocation, Phase, StopInfo, ThreadInfo};
+use super::data::{BreakOn, BreakpointInfo, CodeLocation, Phase, StopInfo, ThreadInfo};
 use crate::error::Error;
 use crate::ids::Ids;
 use crate::output::Output;
@@ -29,6 +29,8 @@ pub(super) struct State {
     pub(super) threads: BTreeMap<i64, ThreadInfo>,
     pub(super) files: BTreeMap<PathBuf, Vec<Record>>,
     pub(super) functions: Vec<Record>,
+    /// Where exceptions stop the program (sent as exception filters).
+    pub(super) break_on: BreakOn,
     pub(super) last_breakpoint: u64,
     pub(super) exit_code: Option<i64>,
     pub(super) pid: Option<i64>,

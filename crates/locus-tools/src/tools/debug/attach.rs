@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::session::{Launched, one_shot_error, open};
-use super::{Debugger, dap_error, debug_tool, exactly_one, spec};
+use super::{BreakOnParam, Debugger, dap_error, debug_tool, exactly_one, spec};
 use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// Parameters of `debug_attach`.
@@ -32,6 +32,12 @@ pub struct AttachParams {
     #[serde(default)]
     #[schemars(example = &"debugpy")]
     pub adapter: Option<String>,
+    /// Where exceptions stop the program in this session: `uncaught` (where it would crash),
+    /// `raised` (at every exception, caught or not) or `never`; default: debug_break_on's
+    /// choice, else `uncaught`.
+    #[serde(rename = "breakOn", default)]
+    #[schemars(example = &"uncaught")]
+    pub break_on: Option<BreakOnParam>,
 }
 
 debug_tool!(
@@ -129,6 +135,7 @@ async fn attach(d: &Debugger, p: AttachParams, cx: &Cx) -> Result<Value, ToolErr
             AttachTarget::Pid(pid) => Some(format!("process {pid}")),
             AttachTarget::Address { host, port } => Some(format!("{host}:{port}")),
         },
+        break_on: p.break_on.map(Into::into),
     };
     let mut data = open(d, launched, None).await?;
     if let AttachTarget::Pid(pid) = target

@@ -1,8 +1,9 @@
 //! The envelope's `debugContext` (docs/reference/envelope.md): debuggerState, currentPosition (with
-//! the frame's scope chain from Locus's own scopes), localContext (arguments and locals, capped)
-//! and a timestamp. What needs the adapter (the stack, the top frame's variables, thread names) is
-//! fetched once per stop and cached on the session ([`Live::cache`]), so a stopped session costs
-//! one round of requests however many tools are called at that stop. Something that may change the
+//! the frame's scope chain from Locus's own scopes), localContext (arguments and locals, capped),
+//! the exception a stop is for, the watches' values, and a timestamp. What needs the adapter (the
+//! stack, the top frame's variables, thread names, the watches) is fetched once per stop, the
+//! requests in flight together, and cached on the session ([`Live::cache`]), so a stopped session
+//! costs one round of requests however many tools are called at that stop. Something that may change the
 //! program's state without leaving the stop (an evaluation) reads the variables and threads again
 //! ([`refresh`]); the stack stays.
 //!
@@ -20,7 +21,8 @@ use locus_dap::{BreakpointInfo, FrameId, Phase, Session, Snapshot, ThreadInfo};
 use locus_doc::Document;
 use serde_json::{Value, json};
 
-use super::{Debugger, Live, cap, dap_error};
+use super::watches::Watch;
+use super::{Debugger, Live, cap, cap_at, dap_error};
 use crate::ToolError;
 use crate::envelope::rfc3339;
 
@@ -45,6 +47,51 @@ pub(crate) struct Frame0 {
     pub locals: Vec<Var>,
     pub hierarchy: Option<String>,
     pub threads: Vec<ThreadInfo>,
+    /// The watches' values in the top frame.
+    pub watches: Vec<WatchValue>,
+}
+
+/// A watch's value at a stop, or why it has none.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct WatchValue {
+    pub id: u64,
+    pub expression: String,
+    pub value: Result<Var, String>,
+}
+
+/// A watch's value as debugContext and `watch_list` show it (capped like other values).
+pub(crate) fn watch_json(w: &WatchValue) -> Value {
+    match &w.value {
+        Ok(v) => {
+            let (value, truncated) = cap(&v.value);
+            let mut j = json!({"id": w.id, "expression": w.expression, "value": value, "type": v.type_name});
+            if truncated {
+                j["truncated"] = json!(true);
+            }
+            j
+        }
+        Err(e) => json!({"id": w.id, "expression": w.expression, "error": e}),
+    }
+}
+
+/// Every watch evaluated in `frame` at once (the requests in flight together).
+async fn evaluate_watches(
+    target: &Session,
+    frame: Option<FrameId>,
+    watches: &[Watch],
+) -> Vec<WatchValue> {
+    let evaluations = watches.iter().map(|w| async move {
+        let value = match frame {
+            Some(frame) => target
+                .evaluate(&w.expression, Some(frame), "watch")
+                .await
+                .map(|v| Var { name: w.expression.clone(), type_name: v.type_name, value: v.value })
+                .map_err(|e| e.to_string()),
+            None => Err("no frame to evaluate in".to_string()),
+        };
+        WatchValue { id: w.id, expression: w.expression.clone(), value }
+    });
+    futures_util::future::join_all(evaluations).await
 }
 
 /// The number of the stop the program is at, or why it is at none.
@@ -117,8 +164,9 @@ pub(crate) fn cached_top(live: &Live) -> Option<FrameId> {
     cached(live, number)?.top
 }
 
-/// The top frame's context at the current stop (cached per stop).
-pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
+/// The top frame's context at the current stop (cached per stop). After the stack, the
+/// variables, the threads and the watches are asked for at once.
+pub(crate) async fn frame0(d: &Debugger, live: &Live) -> Result<Frame0, ToolError> {
     let target = live.target();
     let snap = target.snapshot();
     let number = stop_number(&snap)?;
@@ -128,11 +176,17 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
     let generation = live.cache.generation();
     let frames = target.stack_trace(None, None).await.map_err(dap_error)?;
     let top = frames.first().map(|f| f.id);
-    let (arguments, locals) = match top {
-        Some(top) => variables(&target, top).await?,
-        None => (Vec::new(), Vec::new()),
+    let watches = d.watches();
+    let vars = async {
+        match top {
+            Some(top) => variables(&target, top).await,
+            None => Ok((Vec::new(), Vec::new())),
+        }
     };
-    let threads = target.threads().await.unwrap_or(snap.threads);
+    let (vars, threads, watches) =
+        tokio::join!(vars, target.threads(), evaluate_watches(&target, top, &watches));
+    let (arguments, locals) = vars?;
+    let threads = threads.unwrap_or(snap.threads);
     let hierarchy = match frames.first().and_then(|f| f.position.path.clone()) {
         Some(path) => {
             let line = frames[0].position.line;
@@ -140,7 +194,7 @@ pub(crate) async fn frame0(live: &Live) -> Result<Frame0, ToolError> {
         }
         None => None,
     };
-    let f = Frame0 { top, depth: frames.len(), arguments, locals, hierarchy, threads };
+    let f = Frame0 { top, depth: frames.len(), arguments, locals, hierarchy, threads, watches };
     live.cache.store(generation, number, f.clone());
     Ok(f)
 }
@@ -158,7 +212,7 @@ pub(crate) fn before_change(live: &Live) -> Option<(u64, Frame0)> {
 /// evaluation returned to the frame it ran in. The result is kept only when it is still about
 /// this stop and no other change began after this read did; without a context to build on, or
 /// when a request fails, nothing is kept and the next context is fetched whole.
-pub(crate) async fn refresh(live: &Live, taken: Option<(u64, Frame0)>) {
+pub(crate) async fn refresh(d: &Debugger, live: &Live, taken: Option<(u64, Frame0)>) {
     // Reads begun during the evaluation saw the state before it: they are not kept.
     let (generation, _) = live.cache.change();
     let target = live.target();
@@ -167,7 +221,12 @@ pub(crate) async fn refresh(live: &Live, taken: Option<(u64, Frame0)>) {
     if stop_number(&target.snapshot()).ok() != Some(number) {
         return;
     }
-    let (vars, threads) = tokio::join!(variables(&target, top), target.threads());
+    let watches = d.watches();
+    let (vars, threads, watches) = tokio::join!(
+        variables(&target, top),
+        target.threads(),
+        evaluate_watches(&target, Some(top), &watches)
+    );
     // Kept only for the stop it was read at, whatever happened meanwhile.
     if let (Ok((arguments, locals)), Ok(threads), Ok(now)) =
         (vars, threads, stop_number(&target.snapshot()))
@@ -176,6 +235,7 @@ pub(crate) async fn refresh(live: &Live, taken: Option<(u64, Frame0)>) {
         f.arguments = arguments;
         f.locals = locals;
         f.threads = threads;
+        f.watches = watches;
         live.cache.store(generation, number, f);
     }
 }
@@ -333,7 +393,7 @@ pub(crate) fn debugger_state(
 /// The whole debugContext of a session now.
 pub(crate) async fn debug_context(d: &Debugger, live: &Live) -> Value {
     let target = live.target();
-    let frame = frame0(live).await.ok();
+    let frame = frame0(d, live).await.ok();
     let snap = target.snapshot();
     let parent = live.session.snapshot();
     let threads = frame.as_ref().map(|f| f.threads.clone()).unwrap_or(snap.threads.clone());
@@ -355,12 +415,23 @@ pub(crate) async fn debug_context(d: &Debugger, live: &Live) -> Value {
                "truncated": a_cut || l_cut})
     });
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    json!({
+    let mut context = json!({
         "debuggerState": state,
         "currentPosition": position,
         "localContext": local,
         "timestamp": rfc3339(now),
-    })
+    });
+    if let Some(e) = stop.and_then(|s| s.exception.as_ref()) {
+        // The stack where it was raised is the point of the stop: more of it than a value.
+        let (stack, _) = e.stack_trace.as_deref().map(|t| cap_at(t, 2_000)).unzip();
+        context["exception"] = json!({
+            "type": e.type_name, "message": e.message, "breakMode": e.break_mode, "stackTrace": stack,
+        });
+    }
+    if let Some(f) = frame.as_ref().filter(|f| !f.watches.is_empty()) {
+        context["watches"] = f.watches.iter().map(watch_json).collect();
+    }
+    context
 }
 
 #[cfg(test)]
@@ -376,6 +447,7 @@ mod tests {
             locals: vec![var],
             hierarchy: None,
             threads: Vec::new(),
+            watches: Vec::new(),
         }
     }
 

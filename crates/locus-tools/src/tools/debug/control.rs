@@ -311,14 +311,14 @@ async fn step_out(d: &Debugger, p: WaitParams, _: &Cx) -> Result<Value, ToolErro
 
 async fn step(d: &Debugger, p: WaitParams, how: Resume, kind: &str) -> Result<Value, ToolError> {
     let (live, target) = d.target(p.session_id.as_deref())?;
-    let before = frame0(&live).await?;
+    let before = frame0(d, &live).await?;
     let from = target.snapshot().stop.and_then(|s| s.position);
     *live.stepping.lock().unwrap() = true;
     let after = timeout(p.timeout_ms);
     let stopped = target.step(how, None, after).await;
     *live.stepping.lock().unwrap() = false;
     let stop = stopped.map_err(|e| wait_error(e, after))?;
-    let now = frame0(&live).await?;
+    let now = frame0(d, &live).await?;
     let to = stop.position.clone();
     let same_frame = match (&from, &to) {
         (Some(a), Some(b)) => {

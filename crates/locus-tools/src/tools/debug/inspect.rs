@@ -410,7 +410,7 @@ async fn evaluate(d: &Debugger, p: EvaluateParams, _: &Cx) -> Result<Value, Tool
     let taken = if acting { context::before_change(&live) } else { None };
     let v = target.evaluate(&p.expression, frame, context).await;
     if acting {
-        context::refresh(&live, taken).await;
+        context::refresh(d, &live, taken).await;
     }
     let v = v.map_err(dap_error)?;
     let (value, truncated) = if v.value.chars().count() > 10_000 {

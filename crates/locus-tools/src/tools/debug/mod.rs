@@ -1,4 +1,4 @@
-//! `debug_*`, `breakpoint_*`, `stack_list`, `variable_list`, `expression_evaluate`,
+//! `debug_*`, `breakpoint_*`, `watch_*`, `stack_list`, `variable_list`, `expression_evaluate`,
 //! `output_read`, `thread_list`: debugging over DAP (`locus-dap`) as a person does in an IDE.
 //!
 //! **Where sessions live.** In the process that runs the catalogue: one [`Debugger`] per
@@ -22,10 +22,12 @@ mod attach;
 mod breakpoints;
 mod context;
 mod control;
+mod exceptions;
 mod inspect;
 mod launch_json;
 mod session;
 mod test_run;
+mod watches;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -81,7 +83,11 @@ pub fn register_with(catalogue: &mut Catalogue, lookup: Lookup, registry: Regist
         .register(inspect::VariableSet(d.clone()))
         .register(inspect::ExpressionEvaluate(d.clone()))
         .register(inspect::OutputRead(d.clone()))
-        .register(inspect::ThreadList(d));
+        .register(inspect::ThreadList(d.clone()))
+        .register(exceptions::DebugBreakOn(d.clone()))
+        .register(watches::WatchAdd(d.clone()))
+        .register(watches::WatchRemove(d.clone()))
+        .register(watches::WatchList(d));
 }
 
 /// Parameters of the tools that only name a session (`debug_stop`, `debug_status`,
@@ -94,6 +100,28 @@ pub struct SessionParams {
     #[serde(rename = "sessionId", default)]
     #[schemars(example = &"s1")]
     pub session_id: Option<String>,
+}
+
+/// Where exceptions stop the program, as the tools take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BreakOnParam {
+    /// Where an exception is not caught (a crash), as VS Code does by default.
+    Uncaught,
+    /// At every exception raised, caught or not.
+    Raised,
+    /// Never: the program runs to its end.
+    Never,
+}
+
+impl From<BreakOnParam> for locus_dap::BreakOn {
+    fn from(p: BreakOnParam) -> locus_dap::BreakOn {
+        match p {
+            BreakOnParam::Uncaught => locus_dap::BreakOn::Uncaught,
+            BreakOnParam::Raised => locus_dap::BreakOn::Raised,
+            BreakOnParam::Never => locus_dap::BreakOn::Never,
+        }
+    }
 }
 
 /// One session as the family keeps it.
@@ -142,6 +170,11 @@ struct Inner {
     last_session: u64,
     breakpoints: Vec<Breakpoint>,
     last_breakpoint: u64,
+    /// Where exceptions stop the program in sessions that do not say (`debug_break_on`).
+    break_on: locus_dap::BreakOn,
+    /// The watch expressions, evaluated at every stop.
+    watches: Vec<watches::Watch>,
+    last_watch: u64,
     /// The session the last call resolved: the one whose debugContext the envelope carries.
     focus: Option<String>,
 }
@@ -229,6 +262,15 @@ impl Debugger {
 
     pub(crate) fn breakpoints(&self) -> Vec<Breakpoint> {
         self.inner.lock().unwrap().breakpoints.clone()
+    }
+
+    /// Where exceptions stop the program in sessions that do not say.
+    pub(crate) fn break_on(&self) -> locus_dap::BreakOn {
+        self.inner.lock().unwrap().break_on
+    }
+
+    pub(crate) fn watches(&self) -> Vec<watches::Watch> {
+        self.inner.lock().unwrap().watches.clone()
     }
 
     /// The family's debugContext: of the session the call used (else the most recent), none
@@ -335,8 +377,12 @@ pub(crate) fn spec(
 
 /// A value capped at 200 characters, and whether it was cut.
 pub(crate) fn cap(value: &str) -> (String, bool) {
-    const MAX: usize = 200;
-    match value.char_indices().nth(MAX) {
+    cap_at(value, 200)
+}
+
+/// `value` cut to `max` characters (with `…`), and whether it was.
+pub(crate) fn cap_at(value: &str, max: usize) -> (String, bool) {
+    match value.char_indices().nth(max) {
         Some((at, _)) => (format!("{}…", &value[..at]), true),
         None => (value.to_string(), false),
     }

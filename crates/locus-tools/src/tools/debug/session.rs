@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 
 use super::context::debugger_state;
 use super::{
-    Debugger, SessionParams, by_file, dap_error, debug_tool, exactly_one, functions, resolve, spec,
+    BreakOnParam, Debugger, SessionParams, by_file, dap_error, debug_tool, exactly_one, functions,
+    resolve, spec,
 };
 use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
@@ -56,6 +57,12 @@ pub struct StartParams {
     #[serde(default)]
     #[schemars(example = &"debugpy")]
     pub adapter: Option<String>,
+    /// Where exceptions stop the program in this session: `uncaught` (where it would crash),
+    /// `raised` (at every exception, caught or not) or `never`; default: debug_break_on's
+    /// choice, else `uncaught`.
+    #[serde(rename = "breakOn", default)]
+    #[schemars(example = &"uncaught")]
+    pub break_on: Option<BreakOnParam>,
 }
 
 /// How long `debug_start` waits for the adapter to tell the debuggee's pid.
@@ -266,6 +273,7 @@ async fn start(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Value, ToolError
         cwd,
         command_line: command_line.join(" "),
         program: program.map(|p| p.display().to_string()).or(p.module),
+        break_on: p.break_on.map(Into::into),
     };
     open(d, launched, None).await
 }
@@ -325,6 +333,7 @@ async fn start_configuration(d: &Debugger, p: StartParams, cx: &Cx) -> Result<Va
         } else {
             command_line.join(" ")
         },
+        break_on: p.break_on.map(Into::into),
     };
     let mut data = open(d, launched, None).await?;
     data["configuration"] = json!(name);
@@ -359,6 +368,8 @@ pub(crate) struct Launched {
     pub(crate) cwd: Option<PathBuf>,
     pub(crate) command_line: String,
     pub(crate) program: Option<String>,
+    /// Where exceptions stop it, when the call said (else the workspace's choice).
+    pub(crate) break_on: Option<locus_dap::BreakOn>,
 }
 
 /// Starts the adapter, sends the workspace's breakpoints, launches, and registers the session
@@ -378,7 +389,9 @@ pub(crate) async fn open(
     }
     .map_err(dap_error)?;
     let breakpoints = d.breakpoints();
+    let break_on = launched.break_on.unwrap_or_else(|| d.break_on());
     let configured = async {
+        session.set_break_on(break_on).await?;
         for (path, list) in by_file(&breakpoints) {
             session.set_breakpoints(&path, &list).await?;
         }

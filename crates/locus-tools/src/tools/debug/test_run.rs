@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use super::breakpoints::line_count;
 use super::control::{stop_json, wait_for_any_stop};
 use super::session::{Launched, one_shot_error, open};
-use super::{Debugger, dap_error, debug_tool, resolve, spec};
+use super::{BreakOnParam, Debugger, dap_error, debug_tool, resolve, spec};
 use crate::{Cx, Effect, ErrorCode, ToolError, WhenToUse};
 
 /// `debug_test`'s own timeout (docs/reference/tools.md: a test may take a minute).
@@ -59,6 +59,12 @@ pub struct TestParams {
     #[serde(rename = "timeoutMs", default)]
     #[schemars(example = 30000, range(min = 1, max = 3_600_000))]
     pub timeout_ms: Option<u64>,
+    /// Where exceptions stop the program in this session: `uncaught` (where it would crash),
+    /// `raised` (at every exception, caught or not) or `never` (`raised` stops at a failing assertion's raise); default: debug_break_on's
+    /// choice, else `uncaught`.
+    #[serde(rename = "breakOn", default)]
+    #[schemars(example = &"uncaught")]
+    pub break_on: Option<BreakOnParam>,
 }
 
 fn example_env() -> BTreeMap<String, String> {
@@ -204,6 +210,7 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
         cwd: Some(dir),
         command_line: format!("{} {name}", test_def.runner),
         program: Some(path.display().to_string()),
+        break_on: p.break_on.map(Into::into),
     };
     let mut data = open(d, launched, None).await?;
     data["test"] = json!({"name": name, "file": path, "runner": test_def.runner});
