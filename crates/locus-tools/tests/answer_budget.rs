@@ -166,13 +166,16 @@ fn a_bad_range_is_refused() {
     assert_eq!(v["error"]["code"], "E_INVALID_PARAMS", "{v}");
 }
 
-/// A call in the workspace `dir` (a host that never saves the symbol cache: not one-shot).
-fn call_in(dir: &std::path::Path, name: &str, args: Value, options: CallOptions) -> Value {
+/// Calls in the workspace `dir`, on one host (one symbol index) that never saves the symbol
+/// cache (it is not one-shot).
+fn caller(dir: &std::path::Path) -> impl Fn(&str, Value, CallOptions) -> Value {
     let rt =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(dir.to_path_buf()));
     let catalogue = Arc::new(standard(Options { test_tools: false }));
-    rt.block_on(catalogue.call(&host, name, args, options)).envelope.to_json()
+    move |name, args, options| {
+        rt.block_on(catalogue.call(&host, name, args, options)).envelope.to_json()
+    }
 }
 
 #[test]
@@ -182,7 +185,14 @@ fn a_search_page_ends_where_the_budget_does_and_says_where_the_next_starts() {
     std::fs::write(dir.join(".git"), "").unwrap();
     let codex = CallOptions { answer_budget: Some(11 * 1024), ..CallOptions::default() };
     let args = json!({"query": "Service", "kind": "Class", "limit": 200});
-    let first = call_in(dir, "symbol_search", args.clone(), codex.clone());
+    // A busy machine may not have built the index within the search's own wait: the answer
+    // then says `indexing`, and the next call is asked once it is gone.
+    let call_in = caller(dir);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while call_in("symbol_search", args.clone(), codex.clone())["data"].get("indexing").is_some() {
+        assert!(std::time::Instant::now() < deadline, "the index of one file took over a minute");
+    }
+    let first = call_in("symbol_search", args.clone(), codex.clone());
     let d = &first["data"];
     let shown = d["symbols"].as_array().unwrap().len();
     assert!(shown > 20 && shown < 200, "{shown} of 200 in 11 KB");
@@ -191,7 +201,7 @@ fn a_search_page_ends_where_the_budget_does_and_says_where_the_next_starts() {
     // The next page starts where this one ended: no match twice, none skipped.
     let mut next = args.clone();
     next["offset"] = json!(shown);
-    let second = call_in(dir, "symbol_search", next, codex);
+    let second = call_in("symbol_search", next, codex);
     let names = |v: &Value| -> Vec<String> {
         v["data"]["symbols"]
             .as_array()
@@ -201,7 +211,6 @@ fn a_search_page_ends_where_the_budget_does_and_says_where_the_next_starts() {
             .collect()
     };
     let whole = call_in(
-        dir,
         "symbol_search",
         args,
         CallOptions { answer_budget: Some(1 << 20), ..CallOptions::default() },

@@ -29,6 +29,7 @@
 //! in `data.rs`.
 
 mod data;
+mod memo;
 mod pump;
 mod state;
 
@@ -152,6 +153,7 @@ impl Session {
             launched: false,
             program: None,
             ids: Ids::default(),
+            memo: Default::default(),
             output: Output::new(config.output_cap),
             children: Vec::new(),
             unattributed: Vec::new(),
@@ -680,6 +682,13 @@ impl Session {
         };
         let thread =
             thread.ok_or_else(|| Error::NotStopped { state: "no thread is known".into() })?;
+        let stop = {
+            let s = self.state.lock().unwrap();
+            if let Some(frames) = s.memo.stack(thread, levels) {
+                return Ok(frames);
+            }
+            s.stops
+        };
         let mut arguments = json!({"threadId": thread, "startFrame": 0});
         if let Some(levels) = levels {
             arguments["levels"] = levels.into();
@@ -688,25 +697,45 @@ impl Session {
         let frames: Vec<types::StackFrame> =
             types::parse("stackTrace", &body["stackFrames"]).map_err(Error::Protocol)?;
         let mut s = self.state.lock().unwrap();
-        Ok(frames
+        if s.phase != Phase::Stopped {
+            return Err(Error::NotStopped { state: describe(&s.phase) });
+        }
+        let frames: Vec<Frame> = frames
             .into_iter()
             .map(|f| Frame {
                 id: s.ids.frame(AdapterFrame { id: f.id, thread }),
                 position: position(&f),
             })
-            .collect())
+            .collect();
+        // Kept for this stop only: not when another stop came while the request was out.
+        if levels.is_none() && s.stops == stop {
+            s.memo.stacks.insert(thread, frames.clone());
+        }
+        Ok(frames)
+    }
+
+    /// Forgets the scopes and variables read at this stop: something may have changed them
+    /// without the program resuming (an evaluation that may act). The stack stays.
+    pub fn forget_values(&self) {
+        self.state.lock().unwrap().memo.forget_values();
     }
 
     /// The scopes of a frame.
     pub async fn scopes(&self, frame: FrameId) -> Result<Vec<ScopeInfo>, Error> {
-        let adapter = self.state.lock().unwrap().ids.resolve_frame(frame)?;
+        let adapter = {
+            let s = self.state.lock().unwrap();
+            if let Some(scopes) = s.memo.scopes.get(&frame) {
+                return Ok(scopes.clone());
+            }
+            s.ids.resolve_frame(frame)?
+        };
         let body = self.client.request("scopes", json!({"frameId": adapter.id})).await?;
         let scopes: Vec<types::Scope> =
             types::parse("scopes", &body["scopes"]).map_err(Error::Protocol)?;
         let mut s = self.state.lock().unwrap();
         // A resume while the request was out makes its references stale at once.
         s.ids.resolve_frame(frame)?;
-        Ok(scopes
+        let scopes: Vec<ScopeInfo> = scopes
             .into_iter()
             .map(|sc| ScopeInfo {
                 variables: s.ids.reference(sc.variables_reference),
@@ -714,18 +743,26 @@ impl Session {
                 presentation_hint: sc.presentation_hint,
                 expensive: sc.expensive,
             })
-            .collect())
+            .collect();
+        s.memo.scopes.insert(frame, scopes.clone());
+        Ok(scopes)
     }
 
     /// The variables of a scope or structured variable.
     pub async fn variables(&self, reference: VarRef) -> Result<Vec<VariableInfo>, Error> {
-        let adapter = self.state.lock().unwrap().ids.resolve_reference(reference)?;
+        let adapter = {
+            let s = self.state.lock().unwrap();
+            if let Some(variables) = s.memo.variables.get(&reference) {
+                return Ok(variables.clone());
+            }
+            s.ids.resolve_reference(reference)?
+        };
         let body = self.client.request("variables", json!({"variablesReference": adapter})).await?;
         let variables: Vec<types::Variable> =
             types::parse("variables", &body["variables"]).map_err(Error::Protocol)?;
         let mut s = self.state.lock().unwrap();
         s.ids.resolve_reference(reference)?;
-        Ok(variables
+        let variables: Vec<VariableInfo> = variables
             .into_iter()
             .map(|v| VariableInfo {
                 children: s.ids.reference(v.variables_reference),
@@ -734,7 +771,9 @@ impl Session {
                 type_name: v.type_name,
                 evaluate_name: v.evaluate_name,
             })
-            .collect())
+            .collect();
+        s.memo.variables.insert(reference, variables.clone());
+        Ok(variables)
     }
 
     /// Evaluates an expression in a frame (or globally), in a DAP context (`watch` for
@@ -787,6 +826,8 @@ impl Session {
         let result: types::SetVariableResponse =
             types::parse("setVariable", &body).map_err(Error::Protocol)?;
         let mut s = self.state.lock().unwrap();
+        // Other values may follow from this one (a property, an alias): all are read again.
+        s.memo.forget_values();
         Ok(VariableInfo {
             name: name.to_string(),
             value: result.value,

@@ -10,13 +10,14 @@ use tokio::sync::{mpsc, watch};
 
 use super::Session;
 use super::data::{
-    BreakOn, ExceptionDetails, FunctionBreakpoint, Phase, SessionConfig, SourceBreakpoint,
+    BreakOn, ExceptionDetails, Frame, FunctionBreakpoint, Phase, SessionConfig, SourceBreakpoint,
     StopInfo, ThreadInfo, position,
 };
 use super::state::{State, apply};
 use crate::adapter::Launcher;
 use crate::def::AdapterDef;
 use crate::error::Error;
+use crate::ids::AdapterFrame;
 use crate::transport::{Client, Incoming, ReverseRequest};
 use crate::types;
 
@@ -195,28 +196,23 @@ async fn on_event(
                     _ => None,
                 }
             };
-            // Where it stopped: the top frame, for the position and for counting hits by
-            // location when the adapter names no breakpoint.
-            let top = async {
-                match stopped.thread_id {
-                    Some(thread) => client
-                        .request_within(
-                            "stackTrace",
-                            json!({"threadId": thread, "startFrame": 0, "levels": 1}),
-                            Duration::from_secs(5),
-                        )
-                        .await
-                        .ok()
-                        .and_then(|b| {
-                            types::parse::<Vec<types::StackFrame>>("stackTrace", &b["stackFrames"])
-                                .ok()
-                        })
-                        .and_then(|f| f.into_iter().next())
-                        .map(|f| position(&f)),
-                    None => None,
-                }
+            // Where it stopped: the whole stack, whose top frame gives the position and counts
+            // hits by location when the adapter names no breakpoint, and which is kept for
+            // the stop's context (`memo.rs`) rather than asked for again.
+            let stack = async {
+                let thread = stopped.thread_id?;
+                let body = client
+                    .request_within(
+                        "stackTrace",
+                        json!({"threadId": thread, "startFrame": 0}),
+                        Duration::from_secs(5),
+                    )
+                    .await
+                    .ok()?;
+                types::parse::<Vec<types::StackFrame>>("stackTrace", &body["stackFrames"]).ok()
             };
-            let (top, exception) = tokio::join!(top, exception);
+            let (stack, exception) = tokio::join!(stack, exception);
+            let top = stack.as_ref().and_then(|f| f.first()).map(position);
             let mut s = state.lock().unwrap();
             if s.ended().is_some() {
                 return;
@@ -264,6 +260,16 @@ async fn on_event(
                         stopped: true,
                     })
                     .stopped = true;
+            }
+            if let (Some(thread), Some(stack)) = (stopped.thread_id, stack) {
+                let frames = stack
+                    .iter()
+                    .map(|f| Frame {
+                        id: s.ids.frame(AdapterFrame { id: f.id, thread }),
+                        position: position(f),
+                    })
+                    .collect();
+                s.memo.stacks.insert(thread, frames);
             }
             s.stop = Some(StopInfo {
                 reason: stopped.reason,

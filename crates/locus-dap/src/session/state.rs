@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::Session;
 use super::data::{BreakOn, BreakpointInfo, CodeLocation, Phase, StopInfo, ThreadInfo};
+use super::memo::Memo;
 use crate::error::Error;
 use crate::ids::Ids;
 use crate::output::Output;
@@ -37,6 +38,8 @@ pub(super) struct State {
     pub(super) launched: bool,
     pub(super) program: Option<String>,
     pub(super) ids: Ids,
+    /// The adapter's answers at the current stop, with `ids`'s ids.
+    pub(super) memo: Memo,
     pub(super) output: Output,
     /// Child sessions the adapter asked for with `startDebugging`, oldest first.
     pub(super) children: Vec<Arc<Session>>,
@@ -54,6 +57,7 @@ impl State {
     /// The program resumed: references die, threads run.
     pub(super) fn resumed(&mut self, thread: Option<i64>) {
         self.ids.invalidate();
+        self.memo.clear();
         self.unattributed.clear();
         if !matches!(self.phase, Phase::Ended(_)) {
             self.phase = Phase::Running;
@@ -132,6 +136,7 @@ impl State {
         if self.ended().is_none() {
             self.phase = Phase::Ended(error);
             self.ids.invalidate();
+            self.memo.clear();
         }
     }
 

@@ -26,6 +26,9 @@ use super::{Debugger, Live, cap, cap_at, dap_error};
 use crate::ToolError;
 use crate::envelope::rfc3339;
 
+/// How old the thread names may be before a stop asks for them again, behind its answer.
+const THREADS_AGE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How many variables a list shows at most.
 pub(crate) const MAX_VARIABLES: usize = 50;
 
@@ -183,17 +186,40 @@ pub(crate) async fn frame0(d: &Debugger, live: &Live) -> Result<Frame0, ToolErro
             None => Ok((Vec::new(), Vec::new())),
         }
     };
-    let (vars, threads, watches) =
-        tokio::join!(vars, target.threads(), evaluate_watches(&target, top, &watches));
+    // Thread names are asked for with the rest while one is unknown (the first stop, a thread
+    // the adapter has just announced). Otherwise the known ones answer now, and are asked for
+    // again behind this answer when the last ask is over a second old: debugpy answers one
+    // request at a time, so the names would cost a step a round trip, and a refresh behind
+    // every answer would delay the next call of an agent that does not pause.
+    let stopped = snap.stop.as_ref().and_then(|s| s.thread_id);
+    let named = !snap.threads.is_empty()
+        && snap.threads.iter().all(|t| !t.name.is_empty())
+        && stopped.is_none_or(|id| snap.threads.iter().any(|t| t.id == id));
+    let threads = async {
+        match named {
+            true => Ok(snap.threads.clone()),
+            false => target.threads().await,
+        }
+    };
+    // The scope chain of the top frame, from Locus's own scopes, meanwhile.
+    let place = frames.first().and_then(|f| f.position.path.clone().map(|p| (p, f.position.line)));
+    let hierarchy = async {
+        let (path, line) = place?;
+        tokio::task::spawn_blocking(move || scope_hierarchy(&path, line)).await.ok().flatten()
+    };
+    let (vars, threads, watches, hierarchy) =
+        tokio::join!(vars, threads, evaluate_watches(&target, top, &watches), hierarchy);
     let (arguments, locals) = vars?;
     let threads = threads.unwrap_or(snap.threads);
-    let hierarchy = match frames.first().and_then(|f| f.position.path.clone()) {
-        Some(path) => {
-            let line = frames[0].position.line;
-            tokio::task::spawn_blocking(move || scope_hierarchy(&path, line)).await.ok().flatten()
-        }
-        None => None,
-    };
+    if named && live.threads_asked.lock().unwrap().is_none_or(|at| at.elapsed() > THREADS_AGE) {
+        *live.threads_asked.lock().unwrap() = Some(std::time::Instant::now());
+        let behind = target.clone();
+        tokio::spawn(async move {
+            let _ = behind.threads().await;
+        });
+    } else if !named {
+        *live.threads_asked.lock().unwrap() = Some(std::time::Instant::now());
+    }
     let f = Frame0 { top, depth: frames.len(), arguments, locals, hierarchy, threads, watches };
     live.cache.store(generation, number, f.clone());
     Ok(f)
@@ -203,6 +229,7 @@ pub(crate) async fn frame0(d: &Debugger, live: &Live) -> Result<Frame0, ToolErro
 /// taken out, so that no tool reads its locals while the evaluation runs (they read the
 /// adapter), and returned for [`refresh`] to build on.
 pub(crate) fn before_change(live: &Live) -> Option<(u64, Frame0)> {
+    live.target().forget_values();
     live.cache.change().1
 }
 
@@ -216,6 +243,7 @@ pub(crate) async fn refresh(d: &Debugger, live: &Live, taken: Option<(u64, Frame
     // Reads begun during the evaluation saw the state before it: they are not kept.
     let (generation, _) = live.cache.change();
     let target = live.target();
+    target.forget_values();
     let Some((number, mut f)) = taken else { return };
     let Some(top) = f.top else { return };
     if stop_number(&target.snapshot()).ok() != Some(number) {

@@ -140,6 +140,8 @@ pub(crate) struct Live {
     pub cache: context::StopCache,
     /// A step was asked for and its stop has not come yet.
     pub stepping: Mutex<bool>,
+    /// When the thread names were last asked for (`context.rs`).
+    pub threads_asked: Mutex<Option<std::time::Instant>>,
 }
 
 impl Live {
@@ -247,6 +249,7 @@ impl Debugger {
             cursor: Mutex::new(OutputCursor::default()),
             cache: context::StopCache::default(),
             stepping: Mutex::new(false),
+            threads_asked: Mutex::new(None),
         });
         match inner.sessions.iter().position(|s| Some(s.id.as_str()) == replace) {
             Some(at) => inner.sessions[at] = live.clone(),
