@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side by side, in one run, on one program: each debug tool through `locus mcp` against the same
 debug adapter driven raw over DAP doing the same work (the table "Debugging beside the raw
-adapter" of docs/performance.md).
+adapter" of docs/performance.md), for debugpy (Python) and lldb-dap (C).
 
 The raw side is a plain DAP client in this file: `next` then the `stopped` event, then
 `stackTrace`, `scopes` and `variables` one after another (what a step's debugContext needs);
@@ -11,8 +11,10 @@ one `evaluate`. The Locus side calls `debug_step_over`, `debug_continue {wait: t
 request) for what the MCP transport and the envelope cost. Launch to the first stop is timed
 on both. Medians with the range, in milliseconds.
 
-usage: scripts/debug-bench.py [LOCUS_BINARY] [--samples N]   (default target/release/locus, 30;
-debugpy from LOCUS_DAP_PYTHON, else the test peers' venv: scripts/install-test-peers.sh)
+usage: scripts/debug-bench.py [LOCUS_BINARY] [--samples N] [--adapter debugpy|lldb-dap]
+(default target/release/locus, 30 samples, both adapters; debugpy from LOCUS_DAP_PYTHON, else
+the test peers' venv: scripts/install-test-peers.sh; lldb-dap-19 and gcc from
+scripts/install-debug-adapters.sh)
 """
 
 import argparse
@@ -43,14 +45,40 @@ def main():
 
 main()
 """
-LINE = 10  # `value = step(state, i)`
+C_PROGRAM = r"""#include <stdio.h>
+
+static long step(long *state, long i) {
+  long total = *state + i;
+  *state = total;
+  return total;
+}
+
+int main(void) {
+  long state = 0, last = 0;
+  for (long i = 0; i < 100000000; i++) {
+    long value = step(&state, i);
+    last = value;
+  }
+  printf("%ld\n", last);
+  return 0;
+}
+"""
+
+# Per adapter: the program's file, its text, the breakpoint's line (the call of `step`), how to
+# run the adapter raw, the exception filters VS Code would send, and an expression of the frame.
+ADAPTERS = {
+    "debugpy": dict(file="steps.py", text=PROGRAM, line=10, command=[PYTHON, "-m", "debugpy.adapter"],
+                    expression="state['total'] + i", filters=["uncaught"]),
+    "lldb-dap": dict(file="steps.c", text=C_PROGRAM, line=12, command=["lldb-dap-19"],
+                     expression="state + i", filters=[]),
+}
 
 
 class Dap:
-    """A raw DAP client of debugpy's adapter on stdio."""
+    """A raw DAP client of an adapter on stdio."""
 
-    def __init__(self):
-        self.proc = subprocess.Popen([PYTHON, "-m", "debugpy.adapter"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    def __init__(self, command):
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.seq = 0
         self.pending = []
 
@@ -110,15 +138,15 @@ class Dap:
         self.proc.kill()
 
 
-def raw(program: Path, samples: int) -> dict:
+def raw(a: dict, source: Path, program: Path, samples: int) -> dict:
     times = {}
     started = time.perf_counter()
-    d = Dap()
-    d.request("initialize", {"adapterID": "debugpy", "linesStartAt1": True, "columnsStartAt1": True, "pathFormat": "path"})
+    d = Dap(a["command"])
+    d.request("initialize", {"adapterID": "raw", "linesStartAt1": True, "columnsStartAt1": True, "pathFormat": "path"})
     launch = d.send("launch", {"program": str(program), "console": "internalConsole", "justMyCode": True, "cwd": str(program.parent)})
     d.event("initialized")
-    d.request("setBreakpoints", {"source": {"path": str(program)}, "breakpoints": [{"line": LINE}]})
-    d.request("setExceptionBreakpoints", {"filters": ["uncaught"]})
+    d.request("setBreakpoints", {"source": {"path": str(source)}, "breakpoints": [{"line": a["line"]}]})
+    d.request("setExceptionBreakpoints", {"filters": a["filters"]})
     d.request("configurationDone")
     d.wait(lambda m: m.get("type") == "response" and m.get("request_seq") == launch)
     thread = d.event("stopped")["body"]["threadId"]
@@ -142,7 +170,7 @@ def raw(program: Path, samples: int) -> dict:
         d.request("variables", {"variablesReference": scopes[0]["variablesReference"]})
         times["variables"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        d.request("evaluate", {"expression": "state['total'] + i", "frameId": top["id"], "context": "watch"})
+        d.request("evaluate", {"expression": a["expression"], "frameId": top["id"], "context": "watch"})
         times["evaluate"].append((time.perf_counter() - t) * 1000)
     d.close()
     return times
@@ -177,12 +205,12 @@ class Mcp:
         self.proc.kill()
 
 
-def locus(binary: str, program: Path, samples: int) -> dict:
+def locus(binary: str, name: str, a: dict, source: Path, program: Path, samples: int) -> dict:
     times = {}
     m = Mcp(binary, program.parent)
     started = time.perf_counter()
-    m.call("breakpoint_set", path=str(program), line=LINE)
-    m.call("debug_start", program=str(program))
+    m.call("breakpoint_set", path=str(source), line=a["line"])
+    m.call("debug_start", program=str(program), adapter=name)
     m.call("debug_wait_for_stop", timeoutMs=30000)
     times["launch → first stop"] = [(time.perf_counter() - started) * 1000]
     for name in ("step", "continue", "variables", "evaluate", "transport"):
@@ -192,7 +220,7 @@ def locus(binary: str, program: Path, samples: int) -> dict:
             ("step", "debug_step_over", {}),
             ("continue", "debug_continue", {"wait": True}),
             ("variables", "variable_list", {}),
-            ("evaluate", "expression_evaluate", {"expression": "state['total'] + i"}),
+            ("evaluate", "expression_evaluate", {"expression": a["expression"]}),
             ("transport", "debug_status", {}),
         ):
             t = time.perf_counter()
@@ -206,19 +234,27 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("locus", nargs="?", default=str(ROOT / "target" / "release" / "locus"))
     parser.add_argument("--samples", type=int, default=30)
-    a = parser.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        program = Path(work) / "steps.py"
-        program.write_text(PROGRAM)
-        (Path(work) / ".git").mkdir()
-        r = raw(program, a.samples)
-        l = locus(a.locus, program, a.samples)
+    parser.add_argument("--adapter", choices=sorted(ADAPTERS))
+    args = parser.parse_args()
     fmt = lambda xs: f"{statistics.median(xs):.1f} ({min(xs):.1f}–{max(xs):.1f})" if len(xs) > 1 else f"{xs[0]:.0f}"
-    print(f"| work | raw debugpy, ms | Locus, ms | Locus − raw, ms (medians) |")
-    print("| --- | ---: | ---: | ---: |")
-    for name in ("launch → first stop", "step", "continue", "variables", "evaluate"):
-        print(f"| {name} | {fmt(r[name])} | {fmt(l[name])} | {statistics.median(l[name]) - statistics.median(r[name]):+.1f} |")
-    print(f"| MCP transport and envelope (`debug_status`) | — | {fmt(l['transport'])} | |")
+    print("| adapter | work | raw, ms | Locus, ms | Locus − raw, ms (medians) |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for name, a in ADAPTERS.items():
+        if args.adapter not in (None, name):
+            continue
+        with tempfile.TemporaryDirectory() as work:
+            source = Path(work) / a["file"]
+            source.write_text(a["text"])
+            (Path(work) / ".git").mkdir()
+            program = source
+            if source.suffix == ".c":
+                program = source.with_suffix("")
+                subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(source)], check=True)
+            r = raw(a, source, program, args.samples)
+            l = locus(args.locus, name, a, source, program, args.samples)
+        for work_ in ("launch → first stop", "step", "continue", "variables", "evaluate"):
+            print(f"| {name} | {work_} | {fmt(r[work_])} | {fmt(l[work_])} | {statistics.median(l[work_]) - statistics.median(r[work_]):+.1f} |")
+        print(f"| {name} | MCP transport and envelope (`debug_status`) | — | {fmt(l['transport'])} | |")
 
 
 if __name__ == "__main__":

@@ -311,6 +311,11 @@ def test_exceptions_stop_where_the_user_chose(env):
             ctx = e["debugContext"]
             assert ctx["exception"]["type"] == "KeyError" and ctx["exception"]["breakMode"] == "always", ctx
             assert {"name": "n", "type": "int", "value": "2"} in ctx["localContext"]["arguments"] + ctx["localContext"]["locals"], ctx
+            # The adapter's traffic shows what it was sent: the filters of `raised`.
+            e = await call("debug_traffic", {"limit": 200})
+            sent = [json.loads(m["json"]) for m in e["data"]["messages"] if m["direction"] == "sent" and m["name"] == "setExceptionBreakpoints"]
+            assert [m["arguments"]["filters"] for m in sent] == [["raised", "uncaught"]], e["data"]
+            assert e["data"]["messages"][0]["name"] == "initialize" and e["data"]["oldest"] == 0
             e = await call("debug_break_on", {"breakOn": "uncaught"})
             assert e["data"]["sessions"] == [{"sessionId": "s1", "filters": ["uncaught"]}], e
             e = await call("debug_continue", {"wait": True, "timeoutMs": WAIT_MS})

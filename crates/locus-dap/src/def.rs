@@ -99,6 +99,11 @@ pub struct TestDef {
     /// templates: `{name}` is the test's name, `{file}` its file, `{dir}` the file's folder,
     /// `{workspace}` the workspace folder that holds the file (else the file's folder).
     pub launch: toml::Table,
+    /// What opens a subtest's literal name in a test's body (`.Run("` in Go's
+    /// `t.Run("case", …)`): with it, a name `TestX/case` is checked against the subtests the
+    /// test names, since a runner told a subtest it does not have runs the test and passes.
+    #[serde(default)]
+    pub subtest_call: Option<String>,
 }
 
 /// One way to start an adapter. Exactly one of `program` and `python-module` is given.

@@ -6,8 +6,10 @@
 //! - `types` — typed, lenient views of the bodies Locus reads.
 //! - `def` and `adapter` — adapters as data (`adapters/*.toml`, embedded and strict) and
 //!   their resolution to a command on this machine, with the install hint when missing.
+//! - `traffic` — the recent messages of a connection, both ways, for diagnosing an adapter.
 //! - `transport` — [`Client`]: one adapter connection (stdio or TCP), our `seq`, responses by
-//!   `request_seq`, deadlines, events fanned out, reverse requests always answered, stderr kept.
+//!   `request_seq`, deadlines, events fanned out, reverse requests always answered, stderr and
+//!   traffic kept.
 //! - `ids` and `output` — Locus's own frame and reference ids; output streams with cursors.
 //! - `session` — [`Session`]: the handshake order that does not deadlock, breakpoints and hit
 //!   counts kept by Locus, stepping, inspection, and the state machine fed by events.
@@ -44,6 +46,7 @@ mod protocol;
 mod session;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod traffic;
 mod transport;
 pub mod types;
 
@@ -60,4 +63,5 @@ pub use session::{
     Resume, ScopeInfo, Session, SessionConfig, Snapshot, SourceBreakpoint, StopInfo, ThreadInfo,
     VariableInfo,
 };
+pub use traffic::{Direction, TrafficEntry, TrafficPage};
 pub use transport::{Client, ClientConfig, Incoming, PendingResponse, ReverseRequest};

@@ -35,6 +35,7 @@ use crate::adapter::Launcher;
 use crate::def::{PortSource, TransportDef};
 use crate::error::Error;
 use crate::protocol::{self, Decoded, Event, Message, Request, Response};
+use crate::traffic::{Direction, Traffic, TrafficPage};
 use crate::types::{self, RunInTerminalArguments};
 
 /// How a client behaves. There is no `Default`: callers say what they want
@@ -122,11 +123,12 @@ impl Drop for Answer {
     }
 }
 
-/// Our side's sequence counter and the queue to the writer task.
+/// Our side's sequence counter and the queue to the writer task, and the traffic both ways.
 #[derive(Debug)]
 struct Outbox {
     next_seq: Mutex<i64>,
     tx: mpsc::UnboundedSender<Vec<u8>>,
+    traffic: Mutex<Traffic>,
 }
 
 impl Outbox {
@@ -134,7 +136,9 @@ impl Outbox {
     fn send(&self, build: impl FnOnce(i64) -> Value) -> Result<i64, ()> {
         let mut next = self.next_seq.lock().unwrap();
         let seq = *next;
-        self.tx.send(protocol::encode(&build(seq))).map_err(|_| ())?;
+        let message = build(seq);
+        self.tx.send(protocol::encode(&message)).map_err(|_| ())?;
+        self.traffic.lock().unwrap().record(Direction::Sent, &message);
         *next += 1;
         Ok(seq)
     }
@@ -454,7 +458,11 @@ impl Client {
         let (tx, rx) = mpsc::unbounded_channel();
         let inner = Arc::new(Inner {
             adapter: parts.adapter,
-            outbox: Arc::new(Outbox { next_seq: Mutex::new(1), tx }),
+            outbox: Arc::new(Outbox {
+                next_seq: Mutex::new(1),
+                tx,
+                traffic: Mutex::new(Traffic::new()),
+            }),
             pending: Mutex::new(HashMap::new()),
             subscribers: Mutex::new(Vec::new()),
             closed: Mutex::new(None),
@@ -493,6 +501,12 @@ impl Client {
     /// The last bytes of the adapter's stderr.
     pub fn stderr_tail(&self) -> String {
         self.inner.stderr_tail()
+    }
+
+    /// At most `limit` messages of the recent traffic, both ways, from the index `from` on
+    /// (or the oldest kept): for diagnosing an adapter.
+    pub fn traffic(&self, from: u64, limit: usize) -> TrafficPage {
+        self.inner.outbox.traffic.lock().unwrap().page(from, limit)
     }
 
     /// Why the connection ended, once it has.
@@ -607,12 +621,15 @@ async fn read_loop(
         decoder.push(&buf[..n]);
         while let Some(decoded) = decoder.next() {
             match decoded {
-                Decoded::Message(value) => match Message::from_value(value) {
-                    Ok(message) => dispatch(&inner, message),
-                    Err(why) => {
-                        inner.stderr.lock().unwrap().note(&format!("[locus] skipped {why}"))
+                Decoded::Message(value) => {
+                    inner.outbox.traffic.lock().unwrap().record(Direction::Received, &value);
+                    match Message::from_value(value) {
+                        Ok(message) => dispatch(&inner, message),
+                        Err(why) => {
+                            inner.stderr.lock().unwrap().note(&format!("[locus] skipped {why}"))
+                        }
                     }
-                },
+                }
                 Decoded::Skipped(why) => {
                     inner.stderr.lock().unwrap().note(&format!("[locus] skipped {why}"))
                 }

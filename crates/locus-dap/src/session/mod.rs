@@ -711,6 +711,13 @@ impl Session {
         if levels.is_none() && s.stops == stop {
             s.memo.stacks.insert(thread, frames.clone());
         }
+        // The stop's own stack request failed (js-debug under load): its place and its
+        // breakpoint come from this one.
+        if s.stops == stop
+            && let Some(top) = frames.first()
+        {
+            s.locate_stop(thread, &top.position);
+        }
         Ok(frames)
     }
 

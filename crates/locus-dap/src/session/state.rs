@@ -94,6 +94,21 @@ impl State {
         hit
     }
 
+    /// Gives the current stop of `thread` its place when the stop's own stack request failed,
+    /// and a stop for a breakpoint that no id attributed its breakpoint there.
+    pub(super) fn locate_stop(&mut self, thread: i64, top: &CodeLocation) {
+        let Some(stop) = self.stop.as_ref() else { return };
+        if stop.position.is_some() || stop.thread_id != Some(thread) {
+            return;
+        }
+        let unattributed = stop.breakpoints.is_empty() && stop.reason.contains("breakpoint");
+        let hit = if unattributed { self.hits_at(Some(top), false) } else { Vec::new() };
+        if let Some(stop) = self.stop.as_mut() {
+            stop.position = Some(top.clone());
+            stop.breakpoints.extend(hit);
+        }
+    }
+
     /// Attributes the current stop to the breakpoints whose adapter ids just became known
     /// (see `unattributed`), each once.
     pub(super) fn attribute_late(&mut self) {

@@ -27,6 +27,7 @@ mod inspect;
 mod launch_json;
 mod session;
 mod test_run;
+mod traffic;
 mod watches;
 
 use std::collections::BTreeMap;
@@ -85,6 +86,7 @@ pub fn register_with(catalogue: &mut Catalogue, lookup: Lookup, registry: Regist
         .register(inspect::OutputRead(d.clone()))
         .register(inspect::ThreadList(d.clone()))
         .register(exceptions::DebugBreakOn(d.clone()))
+        .register(traffic::DebugTraffic(d.clone()))
         .register(watches::WatchAdd(d.clone()))
         .register(watches::WatchRemove(d.clone()))
         .register(watches::WatchList(d));

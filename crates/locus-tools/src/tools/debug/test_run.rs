@@ -163,6 +163,14 @@ async fn debug_test(d: &Debugger, p: TestParams, cx: &Cx) -> Result<Value, ToolE
                 })
                 .with_details(json!({"parameter": "name", "received": name, "tests": tests})));
             }
+            if let Some(subtests) = missing_subtest(&text, &path, &test_def, name) {
+                return Err(ToolError::new(
+                    ErrorCode::NotFound,
+                    format!("`{}` has no subtest `{name}`", path.display()),
+                )
+                .with_hint(format!("Its subtests: {}", subtests.join(", ")))
+                .with_details(json!({"parameter": "name", "received": name, "tests": subtests})));
+            }
             name.clone()
         }
         None => {
@@ -417,6 +425,27 @@ fn tests_in(text: &str, path: &Path, test: &TestDef) -> Vec<String> {
     out
 }
 
+/// The subtests of the test `name` names (`TestX/case`) when `name`'s subtest is not among
+/// them: the literal names its body gives the adapter file's `subtest-call` (`t.Run("case",`),
+/// with spaces as `_` as go test writes them. `None` when it is among them, when `name` names
+/// no subtest, or when the test names none literally (computed names are the runner's to find).
+fn missing_subtest(text: &str, path: &Path, test: &TestDef, name: &str) -> Option<Vec<String>> {
+    let call = test.subtest_call.as_deref()?;
+    let (base, wanted) = name.split_once('/')?;
+    let wanted = wanted.split('/').next().unwrap_or(wanted).replace(' ', "_");
+    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
+    let outline = locus_scopes::Source::new(Document::new(text, 0), language).outline();
+    let symbol = outline.symbols.iter().find(|s| s.name == base)?;
+    let body = &text[symbol.range.start..symbol.range.end];
+    let subtests: Vec<String> = body
+        .split(call)
+        .skip(1)
+        .filter_map(|rest| rest.split_once('"').map(|(n, _)| n.replace(' ', "_")))
+        .collect();
+    (!subtests.is_empty() && !subtests.contains(&wanted))
+        .then(|| subtests.iter().map(|s| format!("{base}/{s}")).collect())
+}
+
 /// Whether `name` names one of `tests`, allowing a parametrized case (`test_x[1]`) or a
 /// subtest (`TestX/case`).
 fn names_a_test(name: &str, tests: &[String]) -> bool {
@@ -523,5 +552,25 @@ mod tests {
         let path = Path::new("/w/cart_test.go");
         assert_eq!(test_at(go, path, 6, &gotest()).unwrap(), "TestTotal");
         assert!(test_at(go, path, 1, &gotest()).is_err());
+    }
+
+    #[test]
+    fn a_go_subtest_the_test_does_not_name_is_missing_with_those_it_does() {
+        let text = "package main\n\nimport \"testing\"\n\nfunc TestSplit(t *testing.T) {\n\tt.Run(\"empty input\", func(t *testing.T) {})\n\tt.Run(\"one\", func(t *testing.T) {})\n}\n\nfunc TestPlain(t *testing.T) {}\n";
+        let path = Path::new("/w/split_test.go");
+        let missing = |name: &str| missing_subtest(text, path, &gotest(), name);
+        assert_eq!(
+            missing("TestSplit/nope"),
+            Some(vec!["TestSplit/empty_input".to_string(), "TestSplit/one".to_string()])
+        );
+        assert_eq!(missing("TestSplit/empty input"), None, "spaces are underscores to go test");
+        assert_eq!(missing("TestSplit/one/deeper"), None);
+        assert_eq!(missing("TestPlain/computed"), None, "no literal names: the runner decides");
+        assert_eq!(missing("TestSplit"), None);
+        assert_eq!(
+            missing_subtest(text, path, &pytest(), "TestSplit/nope"),
+            None,
+            "pytest has no subtests"
+        );
     }
 }
