@@ -251,7 +251,7 @@ def main():
                 program = source.with_suffix("")
                 subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(source)], check=True)
             r = raw(a, source, program, args.samples)
-            l = locus(args.locus, name, a, source, program, args.samples)
+            l = locus(os.path.abspath(args.locus), name, a, source, program, args.samples)
         for work_ in ("launch → first stop", "step", "continue", "variables", "evaluate"):
             print(f"| {name} | {work_} | {fmt(r[work_])} | {fmt(l[work_])} | {statistics.median(l[work_]) - statistics.median(r[work_]):+.1f} |")
         print(f"| {name} | MCP transport and envelope (`debug_status`) | — | {fmt(l['transport'])} | |")
