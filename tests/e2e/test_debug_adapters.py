@@ -206,6 +206,15 @@ def test_a_crash_stops_with_its_exception_and_never_runs_to_the_end(env, adapter
         assert e["error"]["code"] == "E_SESSION_ENDED", e
         await call("debug_stop")
 
+        if adapter == "lldb-dap":
+            # `raised` stops at the C++ throw itself (lldb-dap's `cpp_throw` filter).
+            await call("debug_start", {**c["start"], "breakOn": "raised"})
+            e = await call("debug_wait_for_stop", {"timeoutMs": WAIT_MS})
+            assert e["debugContext"]["exception"]["type"] == "cpp_throw", e["debugContext"]
+            frames = (await call("stack_list"))["data"]["frames"]
+            assert any(f["function"].startswith("parse") for f in frames), frames
+            await call("debug_stop")
+
     asyncio.run(session(env, body))
 
 
