@@ -2,6 +2,8 @@
 
 ; `declare …` and decorators written before a class member extend its range.
 (ambient_declaration (_) @range.extend) @range.start
+; `export declare namespace X` starts at `export` (the export's own rule reaches only `declare`).
+(export_statement declaration: (ambient_declaration (_) @range.extend)) @range.start
 (class_body (decorator)+ @range.start . (comment)* . [(method_definition) (method_signature) (abstract_method_signature)] @range.extend)
 ; A member's range includes the `;` or `,` that ends it (tree-sitter makes it the next sibling).
 (class_body [(public_field_definition) (method_signature) (abstract_method_signature) (index_signature)] @range.extend . [";" ","] @range.end)

@@ -576,3 +576,23 @@ fn javascript_callbacks_keep_self_but_not_this() {
         ]],
     );
 }
+
+#[test]
+fn markdown_heading_names_drop_html_comments() {
+    // VS Code's name for `## Installation <!-- omit in toc -->` is `## Installation`.
+    check(
+        "markdown",
+        "# Guide\n\n## Installation <!-- omit in toc -->\n\nRun $0it.\n",
+        expect!["String:# Guide > String:## Installation"],
+    );
+}
+
+#[test]
+fn typescript_export_declare_namespace_starts_at_export() {
+    let text = "export declare namespace Api {\n  function get(): void;\n}\n";
+    let lang = Registry::builtin().by_id("typescript").unwrap();
+    let source = Source::new(Document::new(text, 0), Some(lang));
+    let outline = source.outline();
+    let api = &outline.symbols[0];
+    assert_eq!((api.name.as_str(), api.range.start, api.range.end), ("Api", 0, text.len() - 1));
+}

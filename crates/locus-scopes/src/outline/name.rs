@@ -271,6 +271,19 @@ fn strip_markup(text: &str) -> String {
                     i += 1;
                 }
             }
+            '<' if chars[i..].starts_with(&['<', '!', '-', '-']) => {
+                // An HTML comment (`<!-- omit in toc -->`) renders to nothing; unclosed, it is
+                // text.
+                let close =
+                    (i + 4..chars.len()).find(|&j| chars[j..].starts_with(&['-', '-', '>']));
+                match close {
+                    Some(j) => i = j + 3,
+                    None => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
             '<' => {
                 // An HTML tag or autolink: drop tags, keep autolink text.
                 match chars[i..].iter().position(|&c| c == '>') {
