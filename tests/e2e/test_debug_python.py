@@ -61,6 +61,16 @@ def need_peers():
         pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
 
 
+def caller(client):
+    """`call(name, args, ok)`: a tool call on `client`, whose envelope must say `ok`."""
+    async def call(name, args=None, ok=True):
+        r = await client.call_tool(name, args or {})
+        e = r.structured_content
+        assert e is not None and e["ok"] is ok, f"{name}: {r}"
+        return e
+    return call
+
+
 def test_debugging_workflow_over_locus_mcp(env):
     need_peers()
     program = env.workspace / "cart.py"
@@ -264,11 +274,7 @@ def test_a_launch_json_configuration_over_locus_mcp(env):
     async def main():
         params = StdioServerParameters(command=locus_bin(), args=["mcp"], env=env.vars, cwd=str(env.workspace))
         async with Client(params) as client:
-            async def call(name, args=None, ok=True):
-                r = await client.call_tool(name, args or {})
-                e = r.structured_content
-                assert e is not None and e["ok"] is ok, f"{name}: {r}"
-                return e
+            call = caller(client)
 
             await call("breakpoint_set", {"path": "cart.py", "line": 11})
             e = await call("debug_start", {"configuration": "Cart"})
@@ -297,11 +303,7 @@ def test_exceptions_stop_where_the_user_chose(env):
     async def main():
         params = StdioServerParameters(command=locus_bin(), args=["mcp"], env=env.vars, cwd=str(env.workspace))
         async with Client(params) as client:
-            async def call(name, args=None, ok=True):
-                r = await client.call_tool(name, args or {})
-                e = r.structured_content
-                assert e is not None and e["ok"] is ok, f"{name}: {r}"
-                return e
+            call = caller(client)
 
             e = await call("debug_break_on", {"breakOn": "raised"})
             assert e["data"] == {"breakOn": "raised", "sessions": []}, e
