@@ -14,14 +14,17 @@ Needs the agent CLIs (scripts/install-agent-clis.sh), Neovim and tmux
 """
 
 import json
-import sys
-import textwrap
 from pathlib import Path
 
-import pytest
-
 from agents_common import Anthropic, agent_bin, agent_env, assert_sees_neovim, beside_neovim, decode_result, neovim_workspace, run_agent
-from nvim_common import PY, workspace
+from agent_scenarios import (
+    PROGRAM, PY, assert_debug_session, assert_outline, assert_search, big_python, debug_script,
+    outline_script, require_debugpy, search_script,
+)
+from nvim_common import workspace
+
+# Claude Code's names for Locus's tools.
+PREFIX = "mcp__locus__"
 
 # What Claude Code passes its model whole (measured: 39 KB arrived whole, 49 KB did not).
 CLAUDE_CODE_LIMIT = 39 * 1024
@@ -52,15 +55,6 @@ def envelope_of(stub: Anthropic, step: int) -> dict:
     result = decode_result(stub.result_of(step))
     assert isinstance(result, dict), f"the model got no envelope but: {str(result)[:2000]}"
     return result
-
-
-def big_python(classes: int) -> str:
-    """Ten lines a class: a class of three methods and a function."""
-    return "".join(
-        f"class Service{i}:\n    def find(self, key):\n        return key\n    def save(self, item):\n"
-        f"        pass\n    def drop(self):\n        pass\n\ndef helper{i}(a):\n    return a\n"
-        for i in range(classes)
-    )
 
 
 def test_the_model_finds_locus_tools_by_keyword(tmp_path):
@@ -108,76 +102,29 @@ def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
 
 def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):
     work = workspace(tmp_path.resolve(), {"services.py": big_python(1_000)})
-    script = [
-        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py"}},
-        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py", "range": {"start": 11, "end": 17}}},
-        {"text": "outlined"},
-    ]
-    with Anthropic(script) as stub:
+    with Anthropic(outline_script(PREFIX)) as stub:
         claude(work, stub, "outline services.py")
         raw = stub.result_of(0)
         first = envelope_of(stub, 0)
         unfolded = envelope_of(stub, 1)
     size = len(raw if isinstance(raw, str) else json.dumps(raw))
     assert size <= CLAUDE_CODE_LIMIT, f"{size} bytes: Claude Code shows the model a preview only"
-    data = first["data"]
-    assert data["totalInDocument"] == 8_000
-    assert "`range`" in data["cut"], data["cut"]
-    assert data["symbols"][2] == {**data["symbols"][2], "name": "Service1", "folded": 5}
-    assert data["nextOffset"] > 0
-    methods = [m["name"] for m in unfolded["data"]["symbols"][0]["children"]]
-    assert methods == ["find", "save", "drop"]
+    assert_outline(first, unfolded)
 
 
 def test_symbol_search_reaches_the_model(tmp_path):
     work = workspace(tmp_path.resolve(), {"services.py": big_python(50), "greeter.py": PY})
-    script = [{"tool": "mcp__locus__symbol_search", "args": {"query": "Greeter"}}, {"text": "found"}]
-    with Anthropic(script) as stub:
+    with Anthropic(search_script(PREFIX)) as stub:
         claude(work, stub, "where is Greeter defined?")
-        envelope = envelope_of(stub, 0)
-    assert envelope["ok"] is True, envelope
-    found = json.dumps(envelope["data"])
-    assert "greeter.py" in found and "Greeter" in found
-
-
-PROGRAM = textwrap.dedent('''\
-    class Cart:
-        def __init__(self, items):
-            self.items = items
-
-        def total(self):
-            acc = 0
-            for item in self.items:
-                acc += item
-            return acc
-
-
-    print(Cart([3, 4, 5]).total())
-''')
+        assert_search(envelope_of(stub, 0))
 
 
 def test_a_debug_session_driven_by_the_model(tmp_path):
-    import importlib.util
-
-    if importlib.util.find_spec("debugpy") is None:
-        pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+    require_debugpy()
     work = workspace(tmp_path.resolve(), {"cart.py": PROGRAM})
-    script = [
-        {"tool": "mcp__locus__breakpoint_set", "args": {"path": "cart.py", "line": 9}},
-        {"tool": "mcp__locus__debug_start", "args": {"program": "cart.py"}},
-        {"tool": "mcp__locus__debug_wait_for_stop", "args": {"timeoutMs": 30000}},
-        {"tool": "mcp__locus__expression_evaluate", "args": {"expression": "acc * 10"}},
-        {"tool": "mcp__locus__debug_stop", "args": {}},
-        {"text": "acc is 12"},
-    ]
-    with Anthropic(script) as stub:
+    with Anthropic(debug_script(PREFIX)) as stub:
         claude(work, stub, "debug cart.py and tell me acc at the return")
-        envelopes = [envelope_of(stub, i) for i in range(5)]
-    assert all(e["ok"] for e in envelopes), [e.get("error") for e in envelopes]
-    stop = envelopes[2]["data"]
-    assert stop["reason"] == "breakpoint", stop
-    assert json.dumps(stop).count("cart.py") >= 1
-    assert envelopes[3]["data"]["result"] == "120", envelopes[3]["data"]
+        assert_debug_session([envelope_of(stub, i) for i in range(5)])
 
 
 def test_the_model_recalls_the_first_request(tmp_path):

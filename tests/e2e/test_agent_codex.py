@@ -23,15 +23,20 @@ Needs the agent CLIs (scripts/install-agent-clis.sh), Neovim and tmux
 
 import json
 import re
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from agents_common import OpenAIResponses, agent_bin, agent_env, assert_sees_neovim, beside_neovim, neovim_workspace, run_agent
-from nvim_common import PY, workspace
-from test_agent_claude import PROGRAM, big_python
+from agent_scenarios import (
+    PROGRAM, PY, assert_debug_session, assert_outline, assert_search, big_python, debug_script,
+    outline_script, require_debugpy, search_script,
+)
+from nvim_common import workspace
+
+# Codex's names for Locus's tools.
+PREFIX = "mcp__locus__"
 
 # What Codex passes its model whole for a model it has no metadata for (measured: an output
 # of 11,937 characters arrived whole; a longer one arrives as 6,000 characters of its head,
@@ -173,61 +178,30 @@ def test_editor_context_from_neovim_in_the_next_tmux_pane(tmp_path):
 
 def test_the_outline_of_a_10000_line_file_reaches_the_model(tmp_path):
     work = workspace(tmp_path.resolve(), {"services.py": big_python(1_000)})
-    script = [
-        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py"}},
-        {"tool": "mcp__locus__symbol_outline", "args": {"path": "services.py", "range": {"start": 11, "end": 17}}},
-        {"text": "outlined"},
-    ]
-    with OpenAIResponses(script) as stub:
+    with OpenAIResponses(outline_script(PREFIX)) as stub:
         codex(work, stub, "outline services.py")
         raw = stub.result_of(0)
         assert not TRUNCATED.search(raw), f"Codex cut the answer: {raw[5_900:6_100]}"
         first = envelope_of(stub, 0)
         unfolded = envelope_of(stub, 1)
     assert len(raw) <= CODEX_LIMIT, f"{len(raw)} characters: Codex shows the model the head and the tail only"
-    data = first["data"]
-    assert data["totalInDocument"] == 8_000
-    assert "`range`" in data["cut"], data["cut"]
-    assert data["symbols"][2] == {**data["symbols"][2], "name": "Service1", "folded": 5}
-    assert data["nextOffset"] > 0
-    methods = [m["name"] for m in unfolded["data"]["symbols"][0]["children"]]
-    assert methods == ["find", "save", "drop"]
+    assert_outline(first, unfolded)
 
 
 def test_symbol_search_reaches_the_model(tmp_path):
     work = workspace(tmp_path.resolve(), {"services.py": big_python(50), "greeter.py": PY})
-    script = [{"tool": "mcp__locus__symbol_search", "args": {"query": "Greeter"}}, {"text": "found"}]
-    with OpenAIResponses(script) as stub:
+    with OpenAIResponses(search_script(PREFIX)) as stub:
         codex(work, stub, "where is Greeter defined?")
-        envelope = envelope_of(stub, 0)
-    assert envelope["ok"] is True, envelope
-    found = json.dumps(envelope["data"])
-    assert "greeter.py" in found and "Greeter" in found
+        assert_search(envelope_of(stub, 0))
 
 
 def test_a_debug_session_driven_by_the_model(tmp_path):
     """Codex passes `locus mcp` its PATH: the python found there runs debugpy."""
-    import importlib.util
-
-    if importlib.util.find_spec("debugpy") is None:
-        pytest.fail(f"debugpy is missing from {sys.executable}: run scripts/install-test-peers.sh")
+    require_debugpy()
     work = workspace(tmp_path.resolve(), {"cart.py": PROGRAM})
-    script = [
-        {"tool": "mcp__locus__breakpoint_set", "args": {"path": "cart.py", "line": 9}},
-        {"tool": "mcp__locus__debug_start", "args": {"program": "cart.py"}},
-        {"tool": "mcp__locus__debug_wait_for_stop", "args": {"timeoutMs": 30000}},
-        {"tool": "mcp__locus__expression_evaluate", "args": {"expression": "acc * 10"}},
-        {"tool": "mcp__locus__debug_stop", "args": {}},
-        {"text": "acc is 12"},
-    ]
-    with OpenAIResponses(script) as stub:
+    with OpenAIResponses(debug_script(PREFIX)) as stub:
         codex(work, stub, "debug cart.py and tell me acc at the return")
-        envelopes = [envelope_of(stub, i) for i in range(5)]
-    assert all(e["ok"] for e in envelopes), [e.get("error") for e in envelopes]
-    stop = envelopes[2]["data"]
-    assert stop["reason"] == "breakpoint", stop
-    assert json.dumps(stop).count("cart.py") >= 1
-    assert envelopes[3]["data"]["result"] == "120", envelopes[3]["data"]
+        assert_debug_session([envelope_of(stub, i) for i in range(5)])
 
 
 def test_the_model_recalls_the_first_request(tmp_path):
