@@ -72,31 +72,6 @@ fn file_name(file: &FileInfo) -> String {
     trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(trimmed).to_string()
 }
 
-/// The editorContext of `text` as the file `path` with the cursor on a 1-based line and UTF-16
-/// character, its scopes from the syntax tree: what an editor would report, for tests.
-#[cfg(test)]
-pub(crate) fn at(path: &std::path::Path, text: &str, line: u32, character: u32) -> EditorContext {
-    use locus_context::{Request, Symbols};
-    use locus_doc::{Document, Position, PositionEncoding};
-    let doc = Document::new(text, 0);
-    let cursor = doc.offset_at(
-        Position::new(line.saturating_sub(1), character.saturating_sub(1)),
-        PositionEncoding::Utf16,
-    );
-    let language = locus_scopes::Registry::builtin().for_path(path, text.lines().next());
-    let source = locus_scopes::Source::new(doc, language);
-    let path = path.display().to_string();
-    let request = Request {
-        path: &path,
-        language_id: None,
-        is_dirty: false,
-        cursor,
-        selection: None,
-        symbols: Symbols::Syntax,
-    };
-    locus_context::build(&source, &request)
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -105,7 +80,8 @@ mod tests {
 
     #[test]
     fn a_file_has_its_path_and_an_untitled_buffer_none() {
-        let mut ctx = super::at(Path::new("/w/a.py"), "def f():\n    pass\n", 2, 5);
+        let mut ctx =
+            crate::context_support::context_at(Path::new("/w/a.py"), "def f():\n    pass\n", 2, 5);
         let v = super::to_json(&ctx);
         assert_eq!(v["file"]["path"], "/w/a.py");
         assert_eq!(v["file"]["name"], "a.py");

@@ -32,6 +32,11 @@ mod selection;
 mod spec;
 pub mod tools;
 
+/// The editorContext an editor reports, for the unit tests: the integration tests' own helper.
+#[cfg(test)]
+#[path = "../tests/context_support/mod.rs"]
+mod context_support;
+
 pub use catalogue::{CallOptions, Catalogue, Cx, Entry, Outcome, Tool};
 pub use editor_context::to_json as editor_context_json;
 pub use envelope::{

@@ -341,7 +341,7 @@ mod tests {
     #[test]
     fn the_cursor_comes_from_the_editor_context() {
         let text = "x = 1\n".repeat(20);
-        let ctx = crate::editor_context::at(Path::new("/w/a.py"), &text, 12, 3);
+        let ctx = crate::context_support::context_at(Path::new("/w/a.py"), &text, 12, 3);
         let n = near(Some(&ctx)).unwrap();
         assert_eq!((n.path, n.line), (PathBuf::from("/w/a.py"), 12));
         assert!(near(None).is_none());

@@ -1,6 +1,5 @@
 //! What the tests that play an editor share: the editorContext an editor reports for a file
-//! and a cursor (the library's own unit tests have its twin, `editor_context::at`, which
-//! integration tests cannot reach).
+//! and a cursor. The library's own unit tests include this file too (`lib.rs`).
 
 use std::path::Path;
 

@@ -10,7 +10,7 @@ use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
 use serde_json::{Value, json};
 
-use crate::editor_context::at;
+use crate::context_support::context_at as at;
 use crate::host::{ActionEditor, ActionError, Detached, Host, HostStatus, Mode};
 use crate::{CallOptions, Options, standard};
 
