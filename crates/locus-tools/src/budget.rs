@@ -59,6 +59,20 @@ pub fn room<C: Serialize>(budget: usize, editor_context: &C) -> usize {
     budget.saturating_sub(json_len(editor_context) + ENVELOPE_ROOM)
 }
 
+/// Drops items from the end of a list until what holds it takes at most `room` bytes, keeping
+/// one item at least: how a tool ends a page where its budget does. `whole` is the bytes of
+/// what holds the list now, the list included. Answers whether anything was dropped.
+pub fn end_page<T: Serialize>(items: &mut Vec<T>, whole: usize, room: usize) -> bool {
+    let mut size = whole;
+    let before = items.len();
+    while size > room && items.len() > 1 {
+        let last = items.pop().expect("more than one");
+        // The item and the comma before it.
+        size -= json_len(&last) + 1;
+    }
+    items.len() < before
+}
+
 /// Whether the budget is one Locus can keep; the error names the bounds.
 pub fn check(budget: usize) -> Result<usize, String> {
     if budget < MIN_ANSWER_BUDGET {

@@ -266,13 +266,8 @@ impl Tool for SymbolSearch {
 /// what Codex passes whole) and says where the next one starts.
 fn fit(data: &mut SearchData, offset: usize, room: usize) {
     // Room for `nextOffset` itself.
-    let room = room.saturating_sub(24);
-    let mut size = crate::budget::json_len(data);
-    while size > room && data.symbols.len() > 1 {
-        let last = data.symbols.pop().expect("more than one");
-        size -= crate::budget::json_len(&last) + 1;
-        data.more = true;
-    }
+    let whole = crate::budget::json_len(data);
+    data.more |= crate::budget::end_page(&mut data.symbols, whole, room.saturating_sub(24));
     let end = offset + data.symbols.len();
     if data.more && end < locus_index::MAX_LIMIT {
         data.next_offset = Some(end);

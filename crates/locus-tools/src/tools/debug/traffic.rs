@@ -82,9 +82,8 @@ async fn traffic(d: &Debugger, p: TrafficParams, cx: &Cx) -> Result<Value, ToolE
     // The page ends where the answer budget does.
     let context = cx.editor_context.as_deref().map(crate::editor_context_json);
     let room = crate::budget::room(cx.answer_budget, &context).saturating_sub(400);
-    while messages.len() > 1 && crate::budget::json_len(&messages) > room {
-        messages.pop();
-    }
+    let whole = crate::budget::json_len(&messages);
+    crate::budget::end_page(&mut messages, whole, room);
     let next = page.entries.get(messages.len()).map(|e| e.index).or_else(|| {
         let end = page.entries.last()?.index + 1;
         (end < page.total).then_some(end)
