@@ -95,6 +95,24 @@
   (#not-eq? @_n "prototype") (#not-any-of? @name "exports" "module")
   (#set! range.trim ";") (#set! join "static") (#set! join.else "unwrap"))
 (assignment_expression left: (member_expression object: (identifier)) @skip right: [(arrow_function) (function_expression)])
+; Element access joins the same way (`F['del'] = function`, `F[k] = function`, `F[0] = 1`): any
+; index with a function, only a literal index with a value, named by its text (`'del'`, `0`).
+((expression_statement
+   (assignment_expression
+     left: (subscript_expression object: (identifier) @name)
+     right: [(arrow_function) (function_expression)])) @symbol.class
+  (#not-any-of? @name "exports" "module")
+  (#set! range.trim ";") (#set! join "static") (#set! join.else "unwrap"))
+((expression_statement
+   (assignment_expression
+     left: (subscript_expression object: (identifier) @name index: [(string) (number) (template_string)]))) @symbol.class
+  (#not-any-of? @name "exports" "module")
+  (#set! range.trim ";") (#set! join "static") (#set! join.else "unwrap"))
+(assignment_expression left: (subscript_expression object: (identifier)) @skip right: [(arrow_function) (function_expression)])
+((expression_statement
+   (assignment_expression
+     left: (subscript_expression object: (identifier) @_o index: [(string) (number) (template_string)] @name) @symbol.variable))
+  (#not-any-of? @_o "exports" "module"))
 ((expression_statement
    (assignment_expression
      left: (member_expression object: (identifier) @_o property: (property_identifier) @name) @symbol.variable))
@@ -110,7 +128,7 @@
   (#kind-eq? @symbol.function "arrow_function" "function_expression" "generator_function")
   (#set! name "{_n}") (#set! root.up "1"))
 ((_ left: (_ index: (_) @_n) @_left right: (_) @symbol.function) @_op
-  (#kind-eq? @_op "assignment_expression") (#kind-eq? @_left "subscript_expression") (#kind-eq? @_n "string")
+  (#kind-eq? @_op "assignment_expression") (#kind-eq? @_left "subscript_expression") (#kind-eq? @_n "string" "number")
   (#kind-eq? @symbol.function "arrow_function" "function_expression" "generator_function")
   (#set! name "{_n}") (#set! root.up "1"))
 ((_ left: (_ index: (_) @_n) @_left right: (_) @symbol.function) @_op

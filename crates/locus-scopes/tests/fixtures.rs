@@ -596,3 +596,28 @@ fn typescript_export_declare_namespace_starts_at_export() {
     let api = &outline.symbols[0];
     assert_eq!((api.name.as_str(), api.range.start, api.range.end), ("Api", 0, text.len() - 1));
 }
+
+#[test]
+fn javascript_element_access_members_make_a_function_a_class() {
+    // tsserver joins `F['del'] = function` and `F[0] = 1` as it joins `F.x = …`; a value with a
+    // computed index (`F[k] = 1`) is no member, and one inside a callback joins nothing.
+    let fixture = r#"
+function request(uri) {}
+request.get = verb('get');
+request['del'] = function (uri) {
+  $0
+};
+"#;
+    check("javascript", fixture, expect!["Class:request > Function:'del'"]);
+    check(
+        "javascript",
+        "function F() {}\nF[k] = 1;\nF[$00] = 2;\n",
+        expect!["Class:F > Variable:0"],
+    );
+    check("javascript", "function F() {}\nF[k] = $01;\n", expect!["<file>"]);
+    check(
+        "javascript",
+        "function r() {}\n[1].forEach(function (v) {\n  r[v] = function () { $0 };\n});\n",
+        expect!["Function:forEach() callback > Function:[v]"],
+    );
+}
