@@ -24,6 +24,9 @@
 ((setext_heading heading_content: (paragraph) @name (setext_h2_underline)) @symbol.string
   (#set! name "## {name}") (#set! name.normalize "markup") (#set! level "2"))
 
-; The range runs from the label to the destination or title, without the line break after it.
-(link_reference_definition (link_label) @name @symbol.constant (link_title) @range.end)
-(link_reference_definition (link_label) @name @symbol.constant (link_destination) @range.end)
+; The range runs from the start of the label's line (where only blanks may stand before the
+; label: none is found after a `>`) to the destination or title, without the line break after it.
+((link_reference_definition (link_label) @name @symbol.constant (link_title) @range.end)
+  (#set! range.start "line"))
+((link_reference_definition (link_label) @name @symbol.constant (link_destination) @range.end)
+  (#set! range.start "line"))

@@ -176,6 +176,9 @@ pub(crate) struct PatternInfo {
     pub hoist: bool,
     /// A node kind (`comment`) that does not count at the end of the symbol's range.
     pub trim: Option<String>,
+    /// `range.start "line"`: the range starts at the start of its line, and the symbol is kept
+    /// only where nothing but blanks stand there before it.
+    pub from_line_start: bool,
     pub join: Join,
     pub join_else: JoinElse,
     /// Symbols found in the node's text: one per match, named by the group `name`.
@@ -595,6 +598,7 @@ fn pattern_info(
         level: None,
         hoist: false,
         trim: None,
+        from_line_start: false,
         join: Join::No,
         join_else: JoinElse::Stay,
         text_match: None,
@@ -610,6 +614,7 @@ fn pattern_info(
             "hoist" if value == "true" => info.hoist = true,
             "seed" if value == "true" => info.seed = true,
             "range.trim" if !value.is_empty() => info.trim = Some(value.to_string()),
+            "range.start" if value == "line" => info.from_line_start = true,
             // Blanked out of the index's text: a pattern still holding it was not top-level.
             "index.skip" if !value.is_empty() && purpose == Purpose::Index => {
                 return Err("index.skip must be set in a top-level pattern of its own".into());

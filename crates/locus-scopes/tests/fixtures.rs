@@ -621,3 +621,41 @@ request['del'] = function (uri) {
         expect!["Function:forEach() callback > Function:[v]"],
     );
 }
+
+#[test]
+fn markdown_link_definitions_span_their_whole_line() {
+    // VS Code's Markdown server finds a definition by its line: an indented one starts at
+    // column 0, one after a `>` is none.
+    let text = "# Title\n\n   [id]: https://example.com\n> [quoted]: https://example.org\n";
+    let lang = Registry::builtin().by_id("markdown").unwrap();
+    let source = Source::new(Document::new(text, 0), Some(lang));
+    let outline = source.outline();
+    let title = &outline.symbols[0];
+    let found: Vec<_> =
+        title.children.iter().map(|s| (s.name.as_str(), s.range.start, s.range.end)).collect();
+    assert_eq!(found, [("[id]", 9, 37)]);
+    check_lines(
+        "markdown",
+        "# Title\n\n$0   [id]: https://example.com\n",
+        expect!["String:# Title (1-4) > Constant:[id] (3-3)"],
+    );
+}
+
+#[test]
+fn markdown_heading_math_follows_vscodes_math_plugin() {
+    // A dollar that follows or precedes a letter opens or closes nothing; math renders to no
+    // text. The reference names come from VS Code's Markdown server with its math plugin.
+    for (heading, name) in [
+        ("# $: → $derived/$effect", "# $: → $derived/$effect"),
+        ("# Cost $5 and $10", "# Cost $5 and $10"),
+        ("# Math $x^2$ here", "# Math  here"),
+        ("# Block $$a+b$$ end", "# Block  end"),
+        ("# $5 and 6$.", "# ."),
+        ("# Price$5$ no", "# Price$5$ no"),
+    ] {
+        let text = format!("{heading}\n\ntext\n");
+        let lang = Registry::builtin().by_id("markdown").unwrap();
+        let outline = Source::new(Document::new(&text, 0), Some(lang)).outline();
+        assert_eq!(outline.symbols[0].name, name, "{heading}");
+    }
+}

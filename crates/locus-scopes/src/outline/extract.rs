@@ -605,6 +605,7 @@ fn finish(
             !(i > 0 && outer[i - 1].contains(c.range))
         });
     }
+    start_at_lines(config, doc, &mut candidates);
     extend_levels(
         config,
         doc,
@@ -647,6 +648,21 @@ fn trimmed_end(mut node: Node, kind: &str) -> usize {
         }
         node = last;
     }
+}
+
+/// Starts each symbol of a `range.start "line"` pattern at the start of its line, and drops
+/// those with anything but blanks before them there: VS Code's Markdown server finds link
+/// definitions line by line (`   [id]: url` from column 0, none after a `>`).
+fn start_at_lines(config: &LanguageConfig, doc: &Document, candidates: &mut Vec<Candidate>) {
+    candidates.retain_mut(|c| {
+        if !config.patterns[c.pattern].from_line_start {
+            return true;
+        }
+        let start = doc.line_start(doc.line_of(c.range.start));
+        let blank = doc.slice(start, c.range.start).bytes().all(|b| b == b' ' || b == b'\t');
+        c.range.start = start;
+        blank
+    });
 }
 
 /// Gives each symbol that has a heading level its whole section, as VS Code's Markdown server

@@ -232,24 +232,14 @@ fn strip_markup(text: &str) -> String {
                 i += 1;
             }
             '!' if chars.get(i + 1) == Some(&'[') => i += 1,
-            '$' => {
-                // Inline math ($…$, no space inside either dollar, no digit after the closing one) renders to no text.
-                let close = (i + 1..chars.len()).find(|&j| chars[j] == '$' && chars[j - 1] != '\\');
-                match close {
-                    Some(j)
-                        if j > i + 1
-                            && !chars[i + 1].is_whitespace()
-                            && !chars[j - 1].is_whitespace()
-                            && !chars.get(j + 1).is_some_and(|c| c.is_ascii_digit()) =>
-                    {
-                        i = j + 1
-                    }
-                    _ => {
-                        out.push(c);
-                        i += 1;
-                    }
+            '$' => match math_at(&chars, i) {
+                // Math renders to no text in a heading's name.
+                Dollars::Math(end) => i = end,
+                Dollars::Text(n) => {
+                    out.extend(&chars[i..i + n]);
+                    i += n;
                 }
-            }
+            },
             '[' => {
                 // [text](url) or [text][ref]: keep text.
                 if let Some(close) = find_bracket(&chars, i) {
@@ -312,6 +302,53 @@ fn strip_markup(text: &str) -> String {
         }
     }
     out
+}
+
+/// What the `$` at `i` is to VS Code's math plugin (`@vscode/markdown-it-katex`).
+enum Dollars {
+    /// Math, ending just before this index.
+    Math(usize),
+    /// This many dollars of text.
+    Text(usize),
+}
+
+/// Reads the `$` at `i` as VS Code's math plugin does: `$$…$$` is math when neither delimiter
+/// touches another `$` or follows a backslash; `$…$` when the opening one does not follow a
+/// letter, digit, `_`, `$` or backslash and the closing one (the first unescaped `$` after it)
+/// is not followed by a letter, digit, `_` or `$`. Where a delimiter fails, its dollars are
+/// text and reading goes on just after them (`$: → $derived/$effect` is all text).
+fn math_at(chars: &[char], i: usize) -> Dollars {
+    let at = |p: usize| chars.get(p).copied();
+    let before = |p: usize| p.checked_sub(1).and_then(at);
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    // The first `str` at or after `from` not escaped by an odd run of backslashes.
+    let find = |from: usize, pattern: &[char]| {
+        (from..chars.len()).find(|&m| {
+            chars[m..].starts_with(pattern)
+                && chars[..m].iter().rev().take_while(|&&c| c == '\\').count() % 2 == 0
+        })
+    };
+    if at(i + 1) == Some('$') {
+        let delimiter = |p: usize| {
+            !matches!(before(p), Some('$' | '\\')) && at(p + 1) == Some('$') && at(p + 2) != Some('$')
+        };
+        if !delimiter(i) {
+            return Dollars::Text(2);
+        }
+        return match find(i + 2, &['$', '$']) {
+            Some(m) if m == i + 2 => Dollars::Text(4),
+            Some(m) if delimiter(m) => Dollars::Math(m + 2),
+            _ => Dollars::Text(2),
+        };
+    }
+    let opens = !matches!(before(i), Some('$' | '\\')) && !word(before(i));
+    if !opens {
+        return Dollars::Text(1);
+    }
+    match find(i + 1, &['$']) {
+        Some(m) if at(m + 1) != Some('$') && !word(at(m + 1)) => Dollars::Math(m + 1),
+        _ => Dollars::Text(1),
+    }
 }
 
 fn find_bracket(chars: &[char], open: usize) -> Option<usize> {
