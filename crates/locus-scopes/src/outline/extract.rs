@@ -7,10 +7,11 @@ use locus_doc::Document;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{CaptureQuantifier, Node, QueryCapture, QueryCursor, TextProvider, Tree};
 
+use super::markup::LinkLabels;
 use super::model::{JoinNames, Outline, Reads, Span, Symbol};
 use super::name::render_name;
 use crate::kind::SymbolKind;
-use crate::query::{Deferred, Join, JoinElse, LanguageConfig, Merge, Role};
+use crate::query::{Deferred, Join, JoinElse, LanguageConfig, Merge, Normalize, Role};
 
 /// Gives tree-sitter the text of a node from the rope, chunk by chunk.
 struct RopeText<'a>(&'a Document);
@@ -44,10 +45,19 @@ pub(crate) struct Candidate {
 /// Extracts the symbols of the whole tree.
 pub(crate) fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
     match extract_region(config, tree, doc, None) {
-        Some(Extracted { symbols, names, reads, .. }) => {
-            Outline::new(symbols).with_names(names, reads)
+        Some(Extracted { symbols, names, reads, link_labels, .. }) => {
+            Outline::new(symbols).with_names(names, reads).with_link_labels(link_labels)
         }
         None => Outline::default(),
+    }
+}
+
+/// The link labels the document defines, where the language's names depend on them (inline
+/// Markdown: `[r]` is a link only where `r` is defined); none elsewhere.
+pub(super) fn link_labels(config: &LanguageConfig, tree: &Tree, doc: &Document) -> LinkLabels {
+    match config.patterns.iter().any(|p| p.normalize == Normalize::Markup) {
+        true => LinkLabels::of(tree, doc),
+        false => LinkLabels::default(),
     }
 }
 
@@ -68,6 +78,8 @@ pub(super) struct Extracted {
     pub(super) reach: Vec<Span>,
     /// What the region's symbols read outside their ranges.
     pub(super) reads: Vec<Reads>,
+    /// The link labels the whole document defines, where names depend on them (Markdown).
+    pub(super) link_labels: LinkLabels,
     /// The symbols found starting just past the region's end, where its query looked (the
     /// next sibling of a gap), by kind and range: not the region's, but what a gap's update
     /// checks against the symbol kept there.
@@ -522,8 +534,8 @@ pub(crate) fn extract_gathered(
     gathered: Gathered,
 ) -> Outline {
     match finish(config, tree, doc, None, gathered) {
-        Some(Extracted { symbols, names, reads, .. }) => {
-            Outline::new(symbols).with_names(names, reads)
+        Some(Extracted { symbols, names, reads, link_labels, .. }) => {
+            Outline::new(symbols).with_names(names, reads).with_link_labels(link_labels)
         }
         None => Outline::default(),
     }
@@ -613,10 +625,11 @@ fn finish(
         region.map_or(tree.root_node().end_byte(), |r| r.end),
     );
     // Each name is rendered once, for joining and for its symbol.
+    let link_labels = link_labels(config, tree, doc);
     let candidates: Vec<(Candidate, String)> = candidates
         .into_iter()
         .map(|c| {
-            let name = render_name(config, doc, &c);
+            let name = render_name(config, doc, &link_labels, &c);
             (c, name)
         })
         .collect();
@@ -629,7 +642,7 @@ fn finish(
         }
     }
     let symbols = build(config, candidates, region.is_some())?;
-    Some(Extracted { symbols, names, reach, reads, beyond })
+    Some(Extracted { symbols, names, reach, reads, beyond, link_labels })
 }
 
 /// Where `node` ends when trailing descendants of `kind` (comments) do not count: the end of

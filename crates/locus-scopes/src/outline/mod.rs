@@ -2,9 +2,10 @@
 //!
 //! The model (`model.rs`) is what an outline holds; `extract.rs` builds one from a tree;
 //! `update.rs` brings one up to date after an edit, re-extracting as little as it can; and
-//! `name.rs` renders a symbol's name from its captures.
+//! `name.rs` renders a symbol's name from its captures (`markup.rs`: a Markdown heading's).
 
 mod extract;
+mod markup;
 mod model;
 mod name;
 mod update;

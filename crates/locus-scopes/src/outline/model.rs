@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::markup::LinkLabels;
 use crate::kind::SymbolKind;
 use crate::query::Join;
 
@@ -57,6 +58,9 @@ pub struct Outline {
     /// What symbols (and would-be symbols) read outside their own range: an edit there
     /// re-extracts them (see [`Reads`]).
     pub(super) reads: Vec<Reads>,
+    /// The link labels the document defined (Markdown): heading names depend on them, so an
+    /// edit that changes them re-extracts the whole document.
+    pub(super) link_labels: LinkLabels,
 }
 
 /// A symbol whose match reads text outside its range, or a node a `root.up` pattern is tried
@@ -181,12 +185,23 @@ impl Outline {
         fn count(s: &[Symbol]) -> usize {
             s.iter().map(|s| 1 + count(&s.children)).sum()
         }
-        Outline { total: count(&symbols), symbols, names: JoinNames::default(), reads: Vec::new() }
+        Outline {
+            total: count(&symbols),
+            symbols,
+            names: JoinNames::default(),
+            reads: Vec::new(),
+            link_labels: LinkLabels::default(),
+        }
     }
 
     pub(super) fn with_names(mut self, names: JoinNames, reads: Vec<Reads>) -> Outline {
         self.names = names;
         self.reads = reads;
+        self
+    }
+
+    pub(super) fn with_link_labels(mut self, labels: LinkLabels) -> Outline {
+        self.link_labels = labels;
         self
     }
 

@@ -4,7 +4,7 @@
 use locus_doc::Document;
 use tree_sitter::{Node, Tree};
 
-use super::extract::{Extracted, extract, extract_region, independent};
+use super::extract::{Extracted, extract, extract_region, independent, link_labels};
 use super::model::{Outline, Reads, Span, Symbol};
 use crate::ancestry::any_overlapping_below;
 use crate::kind::SymbolKind;
@@ -75,6 +75,11 @@ fn update_traced(
     from_error: bool,
 ) -> (Outline, Route) {
     let mut refusal = None;
+    // Markdown heading names read the document's link labels: a change of those is a change
+    // of any heading's name.
+    if link_labels(config, tree, doc) != outline.link_labels {
+        return (extract(config, tree, doc), Route::Whole(None));
+    }
     // An edit of what a symbol reads outside its range (a callback's callee) is an edit of
     // all the symbol reads: the symbol is then re-extracted with it. Widened until no other
     // symbol reads the widened span (a callback inside another's call).
@@ -175,7 +180,9 @@ fn update_traced(
                     };
                     children.splice(after..after, fresh.symbols);
                     let reads = replace_reads(std::mem::take(&mut outline.reads), gap, fresh.reads);
-                    return (Outline::new(outline.symbols).with_names(names, reads), Route::Gap);
+                    let labels = outline.link_labels;
+                    let outline = Outline::new(outline.symbols).with_names(names, reads);
+                    return (outline.with_link_labels(labels), Route::Gap);
                 }
                 outline.names = names;
             }
@@ -245,7 +252,9 @@ fn update_traced(
             symbol_at_mut(&mut outline.symbols, &holders[..depth]).children = one.children;
             let names = std::mem::take(&mut outline.names).union(names);
             let reads = replace_reads(std::mem::take(&mut outline.reads), region, reads);
-            return (Outline::new(outline.symbols).with_names(names, reads), Route::Holder);
+            let labels = outline.link_labels;
+            let outline = Outline::new(outline.symbols).with_names(names, reads);
+            return (outline.with_link_labels(labels), Route::Holder);
         }
     }
     (extract(config, tree, doc), Route::Whole(refusal))
