@@ -16,6 +16,10 @@
 ; `export default <anything else>`: a Variable named "default" holding what is inside.
 ((export_statement "default" value: (_)) @symbol.variable
   (#set! name "default"))
+; tsserver walks only an object, a call or a function body there: `export default new Store({…})`
+; holds nothing. (Kinds listed, not a wildcard, so that the pruned extraction knows an export
+; reaches into nothing else: `as` and `satisfies` are in _typescript.)
+(export_statement "default" value: [(new_expression) (parenthesized_expression) (array) (ternary_expression) (binary_expression) (await_expression) (member_expression) (subscript_expression)] @ignore)
 
 ; --- Classes ---
 (class_declaration name: (_) @name) @symbol.class
@@ -73,6 +77,7 @@
 (catch_clause parameter: (identifier) @name @symbol.variable)
 (for_in_statement kind: _ left: (array_pattern (identifier) @name @symbol.variable))
 (for_in_statement kind: _ left: (object_pattern (shorthand_property_identifier_pattern) @name @symbol.variable))
+(for_in_statement kind: _ left: (object_pattern (pair_pattern value: (identifier) @name) @symbol.variable))
 ; A destructuring declaration's initializer is not walked.
 (variable_declarator name: [(object_pattern) (array_pattern)] value: (_) @ignore)
 (for_in_statement kind: _ left: (identifier) @name @symbol.variable)

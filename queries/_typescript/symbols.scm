@@ -77,6 +77,13 @@
 ((as_expression (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_generic)
   (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments")
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
+; `x as | { a: A } | B` (a leading `|`) and `x as C<B & { a: A }>`.
+((as_expression (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_inner) @_union)
+  (#kind-eq? @_union "union_type") (#kind-eq? @_inner "union_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
+((as_expression (_ (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_and) @_args) @_generic)
+  (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments") (#kind-eq? @_and "intersection_type" "union_type")
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "5"))
 ((satisfies_expression (_ (_ name: (_) @name) @symbol.property) @_object)
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "2"))
 ((satisfies_expression (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_union)
@@ -85,7 +92,15 @@
 ((satisfies_expression (_ (_ (_ (_ name: (_) @name) @symbol.property) @_object) @_args) @_generic)
   (#kind-eq? @_generic "generic_type") (#kind-eq? @_args "type_arguments")
   (#kind-eq? @_object "object_type") (#kind-eq? @symbol.property "property_signature") (#set! root.up "4"))
-(object_type (property_signature) @range.extend . [";" ","] @range.end)
+; Method signatures of the type directly after `as` or `satisfies`.
+((method_signature) @symbol.method (#set! seed "true"))
+((as_expression (_ (_ name: (_) @name) @symbol.method) @_object)
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.method "method_signature") (#set! root.up "2"))
+((satisfies_expression (_ (_ name: (_) @name) @symbol.method) @_object)
+  (#kind-eq? @_object "object_type") (#kind-eq? @symbol.method "method_signature") (#set! root.up "2"))
+; `export default x as { a: A }` holds nothing (see _ecma's `export default`).
+(export_statement "default" value: [(as_expression) (satisfies_expression)] @ignore)
+(object_type [(property_signature) (method_signature)] @range.extend . [";" ","] @range.end)
 (object_type (property_signature type: (_) @ignore))
 
 (abstract_class_declaration name: (_) @name) @symbol.class
@@ -131,8 +146,11 @@
 ((optional_parameter (override_modifier) pattern: (identifier) @name) @symbol.property (#set! hoist "true"))
 
 ; Interface members (and overload signatures in classes).
-((method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))
-((method_signature "set" name: (_) @name) @symbol.property (#set! name "(set) {name}"))
+; Accessor signatures of interfaces and classes (one in a type alias's object type is none).
+((interface_body (method_signature "get" name: (_) @name) @symbol.property) (#set! name "(get) {name}"))
+((class_body (method_signature "get" name: (_) @name) @symbol.property) (#set! name "(get) {name}"))
+((interface_body (method_signature "set" name: (_) @name) @symbol.property) (#set! name "(set) {name}"))
+((class_body (method_signature "set" name: (_) @name) @symbol.property) (#set! name "(set) {name}"))
 ((interface_body (method_signature name: (_) @name) @symbol.method) (#set! name.normalize "unbreak"))
 ((class_body (method_signature name: (_) @name) @symbol.method) (#set! name.normalize "unbreak"))
 ((abstract_method_signature "get" name: (_) @name) @symbol.property (#set! name "(get) {name}"))

@@ -193,10 +193,14 @@
 ((class_definition body: (block [(function_definition parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p)]) body: (block [(expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))]) (_ (block (expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))])))]))
                                  (decorated_definition definition: (function_definition parameters: (parameters . [(identifier) @_p (typed_parameter . (identifier) @_p)]) body: (block [(expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))]) (_ (block (expression_statement [(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable)) (augmented_assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.variable))])))])))]))
   (#eq? @_p "cls") (#eq? @_o "cls") (#not-any-of? @name "__doc__" "__module__" "__qualname__") (#set! hoist "true"))
-; `self.x: Final = …` is a Constant like any Final variable.
+; `self.x: Final = …` is a Constant like any Final variable; `Final[T]` carries a type, so it
+; wins over the class's other declarations of `x` as below (a `__slots__` entry included).
 ((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant)
-   type: (type [(identifier) @_t (attribute attribute: (identifier) @_t) (generic_type . (identifier) @_t) (subscript value: (attribute attribute: (identifier) @_t))]))
+   type: (type [(identifier) @_t (attribute attribute: (identifier) @_t)]))
   (#eq? @_o "self") (#eq? @_t "Final") (#set! hoist "true"))
+((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant)
+   type: (type [(generic_type . (identifier) @_t) (subscript value: (attribute attribute: (identifier) @_t))]))
+  (#eq? @_o "self") (#eq? @_t "Final") (#set! hoist "true") (#set! merge "typed"))
 ; An annotated `self.x: T = …` is a typed declaration: it wins over the class's other
 ; declarations of `x`, `__slots__` entries included (pyright places such a slot there).
 ((assignment left: (attribute object: (identifier) @_o attribute: (identifier) @name @symbol.constant) type: (_))

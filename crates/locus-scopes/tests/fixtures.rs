@@ -659,3 +659,59 @@ fn markdown_heading_math_follows_vscodes_math_plugin() {
         assert_eq!(outline.symbols[0].name, name, "{heading}");
     }
 }
+
+#[test]
+fn python_final_with_a_type_wins_over_a_slot() {
+    // pyright shows a name's last typed declaration: `self._y: Final[int]` (a Constant beside
+    // the method) rather than the `__slots__` entry; a bare `Final` carries no type.
+    let fixture = r#"
+from typing import Final
+
+class A:
+    __slots__: Final = ("x", "_y")
+
+    def __init__(self, x: int) -> None:
+        self.x: Final = x
+        self._$0y: Final[int] = 2
+"#;
+    check("python", fixture, expect!["Class:A > Method:__init__ > Constant:_y"]);
+    check(
+        "python",
+        "from typing import Final\n\nclass A:\n    __slots__ = (\"$0x\",)\n\n    def __init__(self) -> None:\n        self.x: Final = 1\n",
+        expect!["Class:A > Variable:x"],
+    );
+}
+
+#[test]
+fn typescript_type_literal_methods_after_as_and_nothing_in_an_export_default_as() {
+    check(
+        "typescript",
+        "const a = {} as { x: number; y$0(): void };\n",
+        expect!["Variable:a > Method:y"],
+    );
+    check("typescript", "const c = <{ q$0: number }>bar;\n", expect!["Variable:c > Property:q"]);
+    check("typescript", "export default {} as { w$0: number };\n", expect!["Variable:default"]);
+}
+
+#[test]
+fn markdown_brackets_are_a_link_only_where_the_label_is_defined() {
+    // markdown-it makes `[r]` a link only where the document defines `r`: `## [1.2.1] - date`
+    // keeps its brackets until `[1.2.1]: url` is written, anywhere in the document.
+    let text = "# $( selector, [context] )\n\n## [1.2.0] - old\n\n## [1.2.1] - new\n\n[1.2.0]: https://example.com\n";
+    let lang = Registry::builtin().by_id("markdown").unwrap();
+    let mut source = Source::new(Document::new(text, 0), Some(lang));
+    let names = |source: &Source| {
+        let outline = source.outline();
+        let top = &outline.symbols[0];
+        let mut names = vec![top.name.clone()];
+        names.extend(top.children.iter().map(|s| s.name.clone()));
+        names
+    };
+    assert_eq!(
+        names(&source),
+        ["# $( selector, [context] )", "## 1.2.0 - old", "## [1.2.1] - new"]
+    );
+    // Defining the label renames the heading above it.
+    source.replace_bytes(text.len(), text.len(), "[1.2.1]: https://example.org\n");
+    assert_eq!(source.outline().symbols[0].children[1].name, "## 1.2.1 - new");
+}
