@@ -137,7 +137,8 @@
 ((class_definition name: (identifier) @name) @symbol.class
   (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 
-; --- Methods: defs whose nearest enclosing scope is a class body, even under if/try/with there. ---
+; --- Methods: defs whose nearest enclosing scope is a class body, even under if/try/with there
+; (and two `if`s deep). ---
 ((class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method))
   (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 ((class_definition body: (block (function_definition name: (identifier) @name) @symbol.method))
@@ -148,7 +149,9 @@
    (if_statement alternative: (elif_clause consequence: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
    (try_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
    (try_statement (except_clause (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))
-   (with_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))]))
+   (with_statement body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))
+   (if_statement consequence: (block (if_statement consequence: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method]))))
+   (if_statement consequence: (block (if_statement alternative: (else_clause body: (block [(function_definition name: (identifier) @name) @symbol.method (decorated_definition definition: (function_definition name: (identifier) @name) @skip) @symbol.method])))))]))
   (#set! merge "typed") (#set! index.merge "none") (#set! range.trim "comment"))
 
 ; --- Functions everywhere else (module level, nested in functions). ---

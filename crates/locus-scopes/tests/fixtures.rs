@@ -715,3 +715,11 @@ fn markdown_brackets_are_a_link_only_where_the_label_is_defined() {
     source.replace_bytes(text.len(), text.len(), "[1.2.1]: https://example.org\n");
     assert_eq!(source.outline().symbols[0].children[1].name, "## 1.2.1 - new");
 }
+
+#[test]
+fn python_methods_two_ifs_deep_are_methods() {
+    // pyright: a def whose nearest scope is a class is a Method however deep its `if`s.
+    let fixture =
+        "class A:\n    if X:\n        if Y:\n            def deep(self):\n                $0pass\n";
+    check("python", fixture, expect!["Class:A > Method:deep"]);
+}
