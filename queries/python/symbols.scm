@@ -46,36 +46,24 @@
 ((block [(return_statement) (raise_statement) (continue_statement) (break_statement)] (_) @ignore)
   (#set! index.skip "unreachable code: the index keeps what pyright does not bind"))
 
-; Branches decided by a static condition, evaluated as pyright does for Python 3.13 on Linux (the
-; reference's settings): `sys.version_info` compared with a tuple (or `[0]` with an int),
-; `sys.platform` / `os.name` compared with a string, `TYPE_CHECKING` (true), `True`, `False`,
-; `None`, `0`, `1`, `not TYPE_CHECKING`. A condition is false when one of its `and` operands is
-; (and it has no `or`); true when one of its `or` operands is (and it has no `and`), or when all
-; of its `and` operands are (and it has no `or`).
+; Branches decided by a static condition, evaluated as pyright does for the runtime the document
+; is analysed for (the workspace's interpreter and platform; Python 3.13 on the host's platform
+; when there is none): `sys.version_info` compared with a tuple (or `[0]` with an int),
+; `sys.platform` / `os.name` compared with a string, `TYPE_CHECKING` (true), constants, and
+; `not`, `and`, `or` over those (`#static-false?`, `#static-true?`: queries/README.md).
 ; A false `if`/`elif` loses its block, a false `assert` the statements after it; a true `if` loses
 ; every branch after it, and when its block ends in return/raise, the statements after the `if` too.
 (([(if_statement condition: (_) @_c consequence: (block) @ignore)
    (elif_clause condition: (_) @_c consequence: (block) @ignore)
    (module (assert_statement . (_) @_c) (_) @ignore)
    (block (assert_statement . (_) @_c) (_) @ignore)])
-  (#not-match? @_c "\\sor\\s")
-  (#match? @_c "(^|\\sand\\s+)\\(?\\s*(sys\\.version_info\\s*<\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*>=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*3\\s*,\\s*13\\s*,?\\s*\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*2|<\\s*3|<=\\s*2)|sys\\.platform\\s*(==\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|!=\\s*[\"']linux[\"'])|os\\.name\\s*(==\\s*[\"'](nt|java)[\"']|!=\\s*[\"']posix[\"'])|False|None|0|not\\s+(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s|$)")
+  (#static-false? @_c)
   (#set! index.skip "a static condition: the index keeps both branches"))
 (([(if_statement condition: (_) @_c alternative: (_) @ignore)
    (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
    (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
    (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
-  (#not-match? @_c "\\sand\\s")
-  (#match? @_c "(^|\\sor\\s+)\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+or\\s|$)")
-  (#set! index.skip "a static condition: the index keeps both branches"))
-; All `and` operands true: `if sys.version_info >= (3, 8) and TYPE_CHECKING: … else: …` keeps the
-; `if` branch's definitions only, as pyright does.
-(([(if_statement condition: (_) @_c alternative: (_) @ignore)
-   (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
-   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
-   (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
-  (#not-match? @_c "\\sor\\s")
-  (#match? @_c "^\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?(\\s+and\\s+\\(?\\s*(sys\\.version_info\\s*>=\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,?\\s*|3\\s*,\\s*([0-9]|1[0-3])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*<=?\\s*\\(\\s*(3\\s*,\\s*(1[4-9]|[2-9][0-9])|[4-9])\\s*(,[^)]*)?\\)|sys\\.version_info\\s*>\\s*\\(\\s*(2\\s*(,[^)]*)?|3\\s*,\\s*([0-9]|1[0-2])\\s*(,[^)]*)?)\\)|sys\\.version_info\\s*\\[\\s*0\\s*\\]\\s*(==\\s*3|>=\\s*3|>\\s*2)|sys\\.platform\\s*(!=\\s*[\"'](win32|darwin|cygwin|ios|android|emscripten|wasi|aix)[\"']|==\\s*[\"']linux[\"'])|os\\.name\\s*(!=\\s*[\"'](nt|java)[\"']|==\\s*[\"']posix[\"'])|True|1|(\\w+\\.)?TYPE_CHECKING)\\s*\\)?)+$")
+  (#static-true? @_c)
   (#set! index.skip "a static condition: the index keeps both branches"))
 
 ; --- Names that belong to another scope, or whose chosen declaration pyright hides. ---

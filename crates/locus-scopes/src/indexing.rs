@@ -8,6 +8,7 @@ use tree_sitter::Parser;
 
 use crate::outline::Outline;
 use crate::registry::{Language, Registry};
+use crate::runtime::Runtime;
 use crate::source::{self, Source};
 
 /// The outline of `doc` as the workspace index takes it: parsed as `language` and outlined
@@ -61,7 +62,9 @@ pub fn index_outline_of_tree(
     match how {
         IndexExtraction::Pruned => Some(crate::pruned::extract(&config, tree, doc)),
         IndexExtraction::PrunedOnly => crate::pruned::extract_if_pruned(&config, tree, doc),
-        IndexExtraction::FullQuery => Some(crate::outline::extract(&config, tree, doc)),
+        IndexExtraction::FullQuery => {
+            Some(crate::outline::extract(&config, &Runtime::default(), tree, doc))
+        }
     }
 }
 

@@ -67,6 +67,7 @@ use tree_sitter::{Node, QueryCapture, QueryCursor, TextProvider, Tree};
 use crate::outline::{self, Gathered, Outline, Symbol};
 use crate::pruning::{Pruning, callable, member};
 use crate::query::LanguageConfig;
+use crate::runtime::Runtime;
 
 /// A region the walk took for a callable's body: the node, and where its content ends
 /// (trailing extras, comments, left out).
@@ -80,8 +81,8 @@ struct Region {
 pub(crate) fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
     match &config.pruning {
         Some(pruning) => extract_pruned(config, pruning, tree, doc)
-            .unwrap_or_else(|| outline::extract(config, tree, doc)),
-        None => outline::extract(config, tree, doc),
+            .unwrap_or_else(|| outline::extract(config, &Runtime::default(), tree, doc)),
+        None => outline::extract(config, &Runtime::default(), tree, doc),
     }
 }
 

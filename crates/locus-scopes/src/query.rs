@@ -32,7 +32,8 @@
 //! as a second query: patterns rooted far above their symbol are slow to search for everywhere)
 //! and `seed "true"` (a pattern that makes no symbol, only places where `root.up` patterns are
 //! tried).
-//! One predicate besides tree-sitter's text predicates: `#kind-eq?` / `#not-kind-eq?`.
+//! Predicates besides tree-sitter's text predicates: `#kind-eq?` / `#not-kind-eq?`, and
+//! `#static-true?` / `#static-false?` (a static condition's value, `static_condition.rs`).
 
 use std::fmt;
 
@@ -191,6 +192,9 @@ pub(crate) struct PatternInfo {
     pub seed: bool,
     /// `#kind-eq?` / `#not-kind-eq?`: the captured node's kind must (not) be one of these.
     pub kinds: Vec<KindTest>,
+    /// `#static-true?` / `#static-false?`: the captured condition must have this value for the
+    /// runtime the document is analysed for (`static_condition.rs`); each is (capture, value).
+    pub statics: Vec<(u32, bool)>,
     /// For a name by place (`{index}`): the kinds the symbol node's parent may have, `"_"`
     /// for any; the update re-extracts only the gap between two symbols where no node of
     /// these kinds may have gained or lost a child (`outline::update::renumbers`).
@@ -588,6 +592,7 @@ fn pattern_info(
         up: None,
         seed: false,
         kinds: Vec::new(),
+        statics: Vec::new(),
         place_parents: Vec::new(),
         deferred,
         local: pattern,
@@ -702,6 +707,17 @@ fn pattern_info(
         }
     }
     for predicate in query.general_predicates(pattern) {
+        if let Some(value) = match &*predicate.operator {
+            "static-true?" => Some(true),
+            "static-false?" => Some(false),
+            _ => None,
+        } {
+            let [QueryPredicateArg::Capture(capture)] = &*predicate.args else {
+                return Err(format!("#{} takes one capture", predicate.operator));
+            };
+            info.statics.push((*capture, value));
+            continue;
+        }
         let negate = match &*predicate.operator {
             "kind-eq?" => false,
             "not-kind-eq?" => true,

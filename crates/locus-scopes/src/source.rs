@@ -8,6 +8,7 @@ use tree_sitter::{InputEdit, Parser, Point, Tree};
 use crate::outline::{self, Outline, Span, Symbol};
 use crate::query::{LanguageConfig, QueryError};
 use crate::registry::{Language, Registry};
+use crate::runtime::Runtime;
 
 /// A mirrored document and what Locus knows of its structure.
 ///
@@ -21,6 +22,8 @@ pub struct Source {
     /// Made on the first edit (snapshots, which are mostly only read, start without one).
     parser: Option<Parser>,
     tree: Option<Tree>,
+    /// The runtime static conditions are evaluated for.
+    runtime: Runtime,
     /// This version's outline, shared by every snapshot of this version: whichever of them
     /// asks first computes it, and the others wait for that one computation.
     version: Arc<Version>,
@@ -45,6 +48,8 @@ struct Version {
     config: Option<Arc<LanguageConfig>>,
     /// For the index's query ([`Registry::index_config`], compiled on the index's first use).
     language: Option<Language>,
+    /// The runtime the editor's outline evaluates static conditions for.
+    runtime: Runtime,
     /// The editor's outline (the language's `symbols.scm`).
     editor: Cell,
     /// The workspace index's outline (`index_outline_of_source`), kept as the editor's is: an
@@ -149,6 +154,7 @@ impl Version {
             tree: tree.cloned(),
             config: config.cloned(),
             language: source.language,
+            runtime: source.runtime,
             editor: Cell::new(editor),
             index: Cell::new(index),
         })
@@ -183,7 +189,7 @@ impl Version {
         };
         let base = std::mem::replace(&mut *self.cell(which).base(), Base::Taken);
         let Base::From { from, edits, dirty, from_error } = base else {
-            return outline::extract(&config, tree, &self.doc);
+            return outline::extract(&config, &self.runtime, tree, &self.doc);
         };
         let previous = from.outline(which);
         // Nobody else holds the earlier outline (the usual case): take it rather than copy it.
@@ -199,7 +205,8 @@ impl Version {
             };
             edited = Span { start, end };
         }
-        outline::update(&config, tree, &self.doc, previous, dirty, edited, from_error)
+        let changed = outline::Changed { dirty, edited, from_error };
+        outline::update(&config, &self.runtime, tree, &self.doc, previous, changed)
     }
 
     /// Where the next version's outline of a cell comes from, after `shift`: this version's,
@@ -285,10 +292,11 @@ impl Source {
             tree: tree.clone(),
             config: config.clone(),
             language,
+            runtime: Runtime::default(),
             editor: Cell::new(Base::Scratch),
             index: Cell::new(Base::Scratch),
         });
-        Source { doc, language, config, error, parser, tree, version }
+        Source { doc, language, config, error, parser, tree, runtime: Runtime::default(), version }
     }
 
     /// An independent copy of this version, for reading on another thread: the text, the
@@ -302,8 +310,29 @@ impl Source {
             error: self.error.clone(),
             parser: None,
             tree: self.tree.clone(),
+            runtime: self.runtime,
             version: self.version.clone(),
         }
+    }
+
+    /// Evaluates static conditions (`if sys.version_info >= (3, 12):`) for `runtime` from now
+    /// on ([`Runtime::default`] until then); a change recomputes the outline from scratch.
+    pub fn set_runtime(&mut self, runtime: Runtime) {
+        if runtime != self.runtime {
+            self.runtime = runtime;
+            let tree = self.tree.clone();
+            self.version = Version::new(
+                self,
+                tree.as_ref(),
+                self.config.as_ref(),
+                (Base::Scratch, Base::Scratch),
+            );
+        }
+    }
+
+    /// The runtime static conditions are evaluated for.
+    pub fn runtime(&self) -> Runtime {
+        self.runtime
     }
 
     /// Whether this version's outline is computed already (asking for it costs nothing).
@@ -428,7 +457,7 @@ impl Source {
     /// cache: what [`Source::index_outline`] must always equal. For tests and diagnostics.
     pub fn index_outline_from_scratch(&self) -> Outline {
         match (self.version.config(Which::Index), &self.tree) {
-            (Some(config), Some(tree)) => outline::extract(&config, tree, &self.doc),
+            (Some(config), Some(tree)) => outline::extract(&config, &self.runtime, tree, &self.doc),
             _ => Outline::default(),
         }
     }
@@ -437,7 +466,7 @@ impl Source {
     /// [`Source::outline`] must always equal. For tests and diagnostics.
     pub fn outline_from_scratch(&self) -> Outline {
         match (&self.config, &self.tree) {
-            (Some(config), Some(tree)) => outline::extract(config, tree, &self.doc),
+            (Some(config), Some(tree)) => outline::extract(config, &self.runtime, tree, &self.doc),
             _ => Outline::default(),
         }
     }

@@ -723,3 +723,27 @@ fn python_methods_two_ifs_deep_are_methods() {
         "class A:\n    if X:\n        if Y:\n            def deep(self):\n                $0pass\n";
     check("python", fixture, expect!["Class:A > Method:deep"]);
 }
+
+#[test]
+fn python_static_conditions_follow_the_runtime() {
+    // pyright evaluates `sys.version_info` and `sys.platform` for the interpreter it finds;
+    // `Source::set_runtime` says which.
+    use locus_scopes::{Platform, Runtime, RuntimeVersion};
+    let text = "import sys\n\nclass C:\n    if sys.version_info >= (3, 12):\n        def new(self): ...\n    else:\n        def old(self): ...\n    if sys.platform == \"win32\" or (sys.version_info[0] == 3 and False):\n        def windows(self): ...\n    if not (sys.version_info < (3, 11, 4)):\n        def micro(self): ...\n";
+    let methods = |runtime: Runtime| {
+        let lang = Registry::builtin().by_id("python").unwrap();
+        let mut source = Source::new(Document::new(text, 0), Some(lang));
+        source.set_runtime(runtime);
+        let outline = source.outline();
+        outline.symbols[0].children.iter().map(|s| s.name.clone()).collect::<Vec<_>>()
+    };
+    let linux = |version: &str| Runtime {
+        version: RuntimeVersion::parse(version).unwrap(),
+        platform: Platform::Linux,
+    };
+    assert_eq!(methods(linux("3.13")), ["new", "micro"]);
+    assert_eq!(methods(linux("3.11.2")), ["old"]);
+    assert_eq!(methods(linux("3.11")), ["old", "micro"], "a missing micro matches any");
+    let windows = Runtime { platform: Platform::Windows, ..linux("3.12") };
+    assert_eq!(methods(windows), ["new", "windows", "micro"]);
+}

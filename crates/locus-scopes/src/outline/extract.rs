@@ -12,6 +12,8 @@ use super::model::{JoinNames, Outline, Reads, Span, Symbol};
 use super::name::render_name;
 use crate::kind::SymbolKind;
 use crate::query::{Deferred, Join, JoinElse, LanguageConfig, Merge, Normalize, Role};
+use crate::runtime::Runtime;
+use crate::static_condition;
 
 /// Gives tree-sitter the text of a node from the rope, chunk by chunk.
 struct RopeText<'a>(&'a Document);
@@ -43,8 +45,14 @@ pub(crate) struct Candidate {
 }
 
 /// Extracts the symbols of the whole tree.
-pub(crate) fn extract(config: &LanguageConfig, tree: &Tree, doc: &Document) -> Outline {
-    match extract_region(config, tree, doc, None) {
+/// Static conditions are evaluated for `runtime`.
+pub(crate) fn extract(
+    config: &LanguageConfig,
+    runtime: &Runtime,
+    tree: &Tree,
+    doc: &Document,
+) -> Outline {
+    match extract_region(config, runtime, tree, doc, None) {
         Some(Extracted { symbols, names, reads, link_labels, .. }) => {
             Outline::new(symbols).with_names(names, reads).with_link_labels(link_labels)
         }
@@ -110,6 +118,8 @@ pub(crate) struct Gathered<'tree> {
     /// all of a parent's children are counted the first time, so a long array is walked
     /// once, not once per item.
     places: HashMap<usize, u32>,
+    /// The runtime static conditions are evaluated for.
+    pub(crate) runtime: Runtime,
 }
 
 impl<'tree> Gathered<'tree> {
@@ -129,6 +139,16 @@ impl<'tree> Gathered<'tree> {
             let fails = captures.iter().any(|c| {
                 c.index == test.capture
                     && test.kinds.iter().any(|k| k == c.node.kind()) == test.negate
+            });
+            if fails {
+                return;
+            }
+        }
+        // `#static-true?` / `#static-false?`: the condition must have that value.
+        for &(capture, value) in &info.statics {
+            let fails = captures.iter().any(|c| {
+                c.index == capture
+                    && static_condition::evaluate(c.node, doc, &self.runtime) != Some(value)
             });
             if fails {
                 return;
@@ -404,8 +424,9 @@ impl<'tree> Gathered<'tree> {
         }
         let (first, second) = roots.split_at(roots.len() / 2);
         let later = std::thread::scope(|scope| {
-            let later = scope.spawn(|| {
-                let mut part = Gathered::default();
+            let runtime = self.runtime;
+            let later = scope.spawn(move || {
+                let mut part = Gathered { runtime, ..Gathered::default() };
                 try_roots(second, &mut part);
                 part
             });
@@ -436,6 +457,7 @@ fn parallelism() -> usize {
 /// 30k-line TypeScript file that is one huge function).
 fn gather<'tree>(
     config: &LanguageConfig,
+    runtime: &Runtime,
     tree: &'tree Tree,
     doc: &Document,
     region: Option<Span>,
@@ -448,19 +470,20 @@ fn gather<'tree>(
         }
         _ => None,
     };
-    gather_from(config, start.unwrap_or(tree.root_node()), doc, range)
+    gather_from(config, runtime, start.unwrap_or(tree.root_node()), doc, range)
 }
 
 /// The matches of the main query in `start`'s subtree whose roots lie in `range`.
 fn gather_from<'tree>(
     config: &LanguageConfig,
+    runtime: &Runtime,
     start: Node<'tree>,
     doc: &Document,
     range: std::ops::Range<usize>,
 ) -> Gathered<'tree> {
     let mut cursor = QueryCursor::new();
     cursor.set_byte_range(range);
-    let mut gathered = Gathered::default();
+    let mut gathered = Gathered { runtime: *runtime, ..Gathered::default() };
     let mut matches = cursor.matches(&config.query, start, RopeText(doc));
     while let Some(m) = matches.next() {
         gathered.take(config, doc, config.rank[m.pattern_index], m.captures(), None);
@@ -473,6 +496,7 @@ fn gather_from<'tree>(
 /// two parts counts once.
 fn gather_split<'tree>(
     config: &LanguageConfig,
+    runtime: &Runtime,
     tree: &'tree Tree,
     doc: &Document,
     cuts: &[usize],
@@ -486,10 +510,10 @@ fn gather_split<'tree>(
             .skip(1)
             .map(|b| {
                 let range = b[0]..b[1];
-                scope.spawn(move || gather_from(config, tree.root_node(), doc, range))
+                scope.spawn(move || gather_from(config, runtime, tree.root_node(), doc, range))
             })
             .collect();
-        let mut whole = gather_from(config, tree.root_node(), doc, 0..bounds[1]);
+        let mut whole = gather_from(config, runtime, tree.root_node(), doc, 0..bounds[1]);
         for part in parts {
             whole.merge(config, part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
         }
@@ -503,6 +527,7 @@ fn gather_split<'tree>(
 /// container lies outside the region.
 pub(super) fn extract_region(
     config: &LanguageConfig,
+    runtime: &Runtime,
     tree: &Tree,
     doc: &Document,
     region: Option<Span>,
@@ -515,9 +540,9 @@ pub(super) fn extract_region(
         // starts right after the region (a gap's next sibling): a rule in the region may grow
         // it into the region (`@range.start` on a decorator typed before a method), which
         // then straddles the edge and refuses the region.
-        Some(r) => gather(config, tree, doc, Some(r), r.start..r.end + 2),
-        None if split => gather_split(config, tree, doc, &[doc.len_bytes() / 2]),
-        None => gather(config, tree, doc, None, 0..usize::MAX),
+        Some(r) => gather(config, runtime, tree, doc, Some(r), r.start..r.end + 2),
+        None if split => gather_split(config, runtime, tree, doc, &[doc.len_bytes() / 2]),
+        None => gather(config, runtime, tree, doc, None, 0..usize::MAX),
     };
     if let Some(deferred) = &config.deferred {
         gathered.take_deferred(config, deferred, doc, split);

@@ -12,4 +12,4 @@ mod update;
 
 pub(crate) use extract::{Gathered, extract, extract_gathered};
 pub use model::{Outline, Span, Symbol};
-pub(crate) use update::update;
+pub(crate) use update::{Changed, update};

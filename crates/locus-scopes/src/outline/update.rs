@@ -9,6 +9,7 @@ use super::model::{Outline, Reads, Span, Symbol};
 use crate::ancestry::any_overlapping_below;
 use crate::kind::SymbolKind;
 use crate::query::{Join, LanguageConfig, Merge};
+use crate::runtime::Runtime;
 
 /// Brings an outline up to date after edits, re-extracting as little as it can.
 ///
@@ -27,17 +28,27 @@ use crate::query::{Join, LanguageConfig, Merge};
 /// static conditions, `global`) reaches across its edges, and no fresh name is a sibling's.
 /// Inside a holder such a language takes the holder path.
 ///
-/// `edited` covers the bytes the edits themselves wrote (within `dirty`).
+/// Static conditions are evaluated for `runtime`.
 pub(crate) fn update(
     config: &LanguageConfig,
+    runtime: &Runtime,
     tree: &Tree,
     doc: &Document,
     outline: Outline,
-    dirty: Span,
-    edited: Span,
-    from_error: bool,
+    changed: Changed,
 ) -> Outline {
-    update_traced(config, tree, doc, outline, dirty, edited, from_error).0
+    update_traced(config, runtime, tree, doc, outline, changed).0
+}
+
+/// What edits changed since the outline an update starts from, in the new text's offsets.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Changed {
+    /// Every byte whose syntax may have changed.
+    pub(crate) dirty: Span,
+    /// The bytes the edits themselves wrote (within `dirty`).
+    pub(crate) edited: Span,
+    /// Whether the earlier tree had an error (then no edit is trusted to be unseen).
+    pub(crate) from_error: bool,
 }
 
 /// How [`update`] brought an outline up to date.
@@ -67,18 +78,18 @@ enum Refusal {
 /// [`update`], telling which way it went.
 fn update_traced(
     config: &LanguageConfig,
+    runtime: &Runtime,
     tree: &Tree,
     doc: &Document,
     mut outline: Outline,
-    dirty: Span,
-    edited: Span,
-    from_error: bool,
+    changed: Changed,
 ) -> (Outline, Route) {
+    let Changed { dirty, edited, from_error } = changed;
     let mut refusal = None;
     // Markdown heading names read the document's link labels: a change of those is a change
     // of any heading's name.
     if link_labels(config, tree, doc) != outline.link_labels {
-        return (extract(config, tree, doc), Route::Whole(None));
+        return (extract(config, runtime, tree, doc), Route::Whole(None));
     }
     // An edit of what a symbol reads outside its range (a callback's callee) is an edit of
     // all the symbol reads: the symbol is then re-extracted with it. Widened until no other
@@ -165,7 +176,7 @@ fn update_traced(
             if start <= dirty.start
                 && dirty.end <= end
                 && refusal.is_none()
-                && let Some(fresh) = extract_region(config, tree, doc, Some(gap))
+                && let Some(fresh) = extract_region(config, runtime, tree, doc, Some(gap))
                 && next_agrees(children.get(after), end, &fresh.beyond)
                 && (!merging || {
                     refusal = gap_refusal(tree, dirty, children, &fresh);
@@ -238,7 +249,7 @@ fn update_traced(
             break;
         }
         let Some(Extracted { symbols: fresh, names, reads, .. }) =
-            extract_region(config, tree, doc, Some(region))
+            extract_region(config, runtime, tree, doc, Some(region))
         else {
             continue;
         };
@@ -257,7 +268,7 @@ fn update_traced(
             return (outline.with_link_labels(labels), Route::Holder);
         }
     }
-    (extract(config, tree, doc), Route::Whole(refusal))
+    (extract(config, runtime, tree, doc), Route::Whole(refusal))
 }
 
 /// The lowest node below `root` that strictly holds `dirty` (starts before it and ends after

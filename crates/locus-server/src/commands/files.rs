@@ -76,14 +76,21 @@ pub fn parse_location(arg: &str) -> Result<Location, String> {
     Ok(Location { path: PathBuf::from(path), line, column })
 }
 
-/// Reads a file and parses it in the language its name (or shebang) says.
+/// Reads a file and parses it in the language its name (or shebang) says. A Python file's
+/// static conditions are evaluated for the Python of the current directory, the project
+/// pyright would analyse it in.
 pub fn load(path: &Path) -> Result<Source, CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::Io(format!("cannot read `{}`: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::Io(format!("`{}` is not UTF-8 text", path.display())))?;
     let language = Registry::builtin().for_path(path, text.lines().next());
-    Ok(Source::new(Document::new(&text, 0), language))
+    let mut source = Source::new(Document::new(&text, 0), language);
+    if language.is_some_and(|l| l.id() == "python") {
+        let here = std::env::current_dir().unwrap_or_default();
+        source.set_runtime(crate::state::python_runtime(&here));
+    }
+    Ok(source)
 }
 
 fn absolute(path: &Path) -> String {

@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use locus_doc::{Document, PositionEncoding, TextEdit};
-use locus_scopes::{Language, Registry, Source};
+use locus_scopes::{Language, Registry, Runtime, Source};
 
 use super::Change;
 use super::cursor::Mark;
@@ -81,6 +81,8 @@ pub(super) struct DocState {
     pub(super) source: Source,
     /// The document's language, for parsing it again when it wakes.
     language: Option<Language>,
+    /// The runtime its static conditions are evaluated for (its workspace folder's Python).
+    runtime: Runtime,
     /// Whether the document has no tree: not parsed yet since it was opened, or its tree
     /// dropped to save memory (see [`AWAKE_TEXT_BUDGET`]).
     pub(super) asleep: bool,
@@ -148,6 +150,7 @@ impl DocState {
             language_id,
             source,
             language,
+            runtime: Runtime::default(),
             asleep: true,
             pending: None,
             parse_cost: Duration::ZERO,
@@ -171,6 +174,19 @@ impl DocState {
             None => Fingerprint::of_doc(self.text()),
         });
         self.dirty = Arc::default();
+    }
+
+    /// Evaluates the document's static conditions for `runtime` (applied when it is parsed).
+    pub(super) fn set_runtime(&mut self, runtime: Runtime) {
+        self.runtime = runtime;
+        if !self.asleep {
+            self.source.set_runtime(runtime);
+        }
+    }
+
+    /// The document's language.
+    pub(super) fn language(&self) -> Option<Language> {
+        self.language
     }
 
     /// The current text (ahead of the parsed one while reparsing is deferred).
@@ -232,6 +248,7 @@ impl DocState {
         if self.asleep {
             let started = Instant::now();
             self.source = Source::new(self.source.doc().clone(), self.language);
+            self.source.set_runtime(self.runtime);
             self.parse_cost = started.elapsed();
             self.asleep = false;
         }

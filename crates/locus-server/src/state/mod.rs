@@ -34,6 +34,7 @@
 mod cursor;
 mod document;
 mod prefetch;
+mod runtime;
 mod shared;
 mod symbols;
 mod uri;
@@ -48,6 +49,7 @@ use locus_scopes::Span;
 
 use cursor::{Focus, Mark};
 use document::DocState;
+pub use runtime::discover as python_runtime;
 pub use shared::Shared;
 pub use symbols::{RawSymbol, SymbolsOutcome, nest as nest_symbols};
 use uri::key_of;
@@ -237,6 +239,8 @@ pub struct EditorState {
     last_touch_ms: u64,
     /// Outlines updated in the background after edits.
     prefetch: prefetch::Prefetch,
+    /// Each folder's Python runtime, found once (`runtime.rs`).
+    runtimes: HashMap<PathBuf, locus_scopes::Runtime>,
 }
 
 impl Default for EditorState {
@@ -256,6 +260,7 @@ impl EditorState {
             cursor_plugin: false,
             last_touch_ms: 0,
             prefetch: prefetch::Prefetch::default(),
+            runtimes: HashMap::new(),
         }
     }
 
@@ -305,10 +310,33 @@ impl EditorState {
         let key = key_of(uri);
         let touched = self.tick();
         self.touch_now();
-        let doc = DocState::open(uri, language_id, version, text, touched);
+        let mut doc = DocState::open(uri, language_id, version, text, touched);
+        if doc.language().is_some_and(|l| l.id() == "python") {
+            let file = uri.starts_with("file:").then(|| PathBuf::from(&doc.path));
+            if let Some(runtime) = self.runtime_for(file.as_deref()) {
+                doc.set_runtime(runtime);
+            }
+        }
         let existed = self.docs.insert(key.clone(), doc).is_some();
         document::keep_awake(&mut self.docs, &key);
         existed
+    }
+
+    /// The Python runtime of the workspace folder holding `file` (of the file's own folder
+    /// when no workspace folder does; of the first workspace folder for a document with no
+    /// file), found once per folder. `None` with no folder at all.
+    fn runtime_for(&mut self, file: Option<&Path>) -> Option<locus_scopes::Runtime> {
+        let folder = match file {
+            Some(path) => self
+                .folders
+                .iter()
+                .filter(|f| path.starts_with(f))
+                .max_by_key(|f| f.as_os_str().len())
+                .cloned()
+                .or_else(|| path.parent().map(Path::to_path_buf)),
+            None => self.folders.first().cloned(),
+        }?;
+        Some(*self.runtimes.entry(folder).or_insert_with_key(|folder| runtime::discover(folder)))
     }
 
     /// Closes a document and frees what it held; returns the size of its text.

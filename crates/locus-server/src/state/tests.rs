@@ -534,3 +534,19 @@ fn only_documents_whose_context_was_asked_recently_are_outlined_in_the_backgroun
     edit(&mut s, 6);
     assert_eq!(s.prefetch.updates_of(&key), 2);
 }
+
+#[test]
+fn python_static_conditions_follow_the_workspace_folders_python() {
+    let dir = std::env::temp_dir().join(format!("locus-state-runtime-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("pkg")).unwrap();
+    std::fs::write(dir.join("pyrightconfig.json"), r#"{"pythonVersion": "3.11"}"#).unwrap();
+    let text = "import sys\n\nif sys.version_info >= (3, 12):\n    def new(): ...\nelse:\n    def old(): ...\n";
+    let mut s = EditorState::new();
+    s.set_folders(vec![dir.clone()]);
+    let uri = format!("file://{}/pkg/m.py", dir.display());
+    s.open(&uri, "python", 1, text);
+    s.set_cursor(&uri, cursor_at(5, 8)).unwrap();
+    // Python 3.13, the default, would give `new`.
+    assert_eq!(chain(&ctx(&mut s, Some(&uri)).unwrap()), "Function:old");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -27,10 +27,10 @@ fn gathering_in_parts_equals_one_run() {
     for (path, source, config) in fidelity_files() {
         let tree = source.tree().unwrap();
         let doc = source.doc();
-        let whole = summary(&gather(&config, tree, doc, None, 0..usize::MAX));
+        let whole = summary(&gather(&config, &Runtime::default(), tree, doc, None, 0..usize::MAX));
         let n = doc.len_bytes();
         for cuts in [vec![n / 2], vec![n / 3, 2 * n / 3], vec![1, n / 7, n - 1]] {
-            let parts = summary(&gather_split(&config, tree, doc, &cuts));
+            let parts = summary(&gather_split(&config, &Runtime::default(), tree, doc, &cuts));
             assert!(whole == parts, "{} cut at {cuts:?}", path.display());
         }
         checked += 1;
@@ -62,7 +62,7 @@ fn deferred_patterns_in_two_parts_equal_one_run() {
         let Some(deferred) = &config.deferred else { continue };
         let (tree, doc) = (source.tree().unwrap(), source.doc());
         let seen = |split: bool| {
-            let mut g = gather(&config, tree, doc, None, 0..usize::MAX);
+            let mut g = gather(&config, &Runtime::default(), tree, doc, None, 0..usize::MAX);
             g.take_deferred(&config, deferred, doc, split);
             let (mut skipped, mut extended, mut ignored) =
                 (g.skipped.clone(), g.extended.clone(), g.ignored.clone());
@@ -87,7 +87,7 @@ fn a_seed_is_a_symbol_only_where_a_root_up_pattern_confirms_it() {
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(&config.language).unwrap();
     let tree = parser.parse(text, None).unwrap();
-    let outline = extract(&config, &tree, &doc);
+    let outline = extract(&config, &Runtime::default(), &tree, &doc);
     let names: Vec<&str> = outline.symbols.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["a", "d"], "the values of b and c are no numbers");
 }

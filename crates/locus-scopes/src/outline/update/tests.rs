@@ -41,8 +41,19 @@ fn edit_traced(
     let (tree, doc) = (source.tree().unwrap(), source.doc());
     let dirty = Span { start, end: start + text.len() };
     let from_error = previous.tree().unwrap().root_node().has_error();
-    let (updated, route) = update_traced(&config, tree, doc, outline, dirty, dirty, from_error);
-    assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {text:?} in {after:?}");
+    let (updated, route) = update_traced(
+        &config,
+        &Runtime::default(),
+        tree,
+        doc,
+        outline,
+        Changed { dirty, edited: dirty, from_error },
+    );
+    assert_eq!(
+        updated,
+        extract(&config, &Runtime::default(), tree, doc),
+        "{route:?} after {text:?} in {after:?}"
+    );
     (updated, route)
 }
 
@@ -82,8 +93,19 @@ fn an_edit_inside_the_last_scalar_of_an_item_re_extracts_the_item() {
         let source = Source::new(Document::new(&after, 0), Some(language));
         let (tree, doc) = (source.tree().unwrap(), source.doc());
         let edited = Span { start: at, end: at + text.len() };
-        let (updated, route) = update_traced(&config, tree, doc, outline, dirty, edited, false);
-        assert_eq!(updated, extract(&config, tree, doc), "{route:?} after {text:?}");
+        let (updated, route) = update_traced(
+            &config,
+            &Runtime::default(),
+            tree,
+            doc,
+            outline,
+            Changed { dirty, edited, from_error: false },
+        );
+        assert_eq!(
+            updated,
+            extract(&config, &Runtime::default(), tree, doc),
+            "{route:?} after {text:?}"
+        );
         (updated, route)
     };
     // `15|0` → `1570`: the whole scalar changed.
