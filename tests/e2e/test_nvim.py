@@ -341,3 +341,56 @@ def test_tools_option_chooses_what_agents_are_offered(tmp_path):
     assert r["listed"] == ["symbol_outline", "symbol_scope_at", "bridge_status", "mcp_list_tools"]
     assert r["refused"]["error"]["code"] == "E_UNSUPPORTED", r["refused"]
     assert "--tools symbol,system,-symbol_search" in r["refused"]["error"]["message"]
+
+
+# The workspace's Python decides a static condition's branch: pyright (and so VS Code) binds
+# only the branch the configured version takes, and an agent gets those scopes.
+RUNTIME_PY = """import sys
+
+
+class Store:
+    if sys.version_info >= (3, 12):
+        def load(self):
+            return 1
+    else:
+        def load_legacy(self):
+            return 2
+"""
+
+RUNTIME_PROBE = """
+local out = {}
+local ok, err = xpcall(function()
+  local bin = os.getenv('LOCUS_BIN')
+  require('locus').setup({ cmd = { bin, 'lsp' } })
+  vim.cmd.edit('store.py')
+  local started = vim.wait(20000, function()
+    local c = vim.lsp.get_clients({ name = 'locus' })[1]
+    return c ~= nil and c.initialized
+  end, 50)
+  assert(started, 'the locus client did not start')
+  -- The user puts the cursor in the `else` branch's method, as with `10G`.
+  vim.api.nvim_win_set_cursor(0, { 10, 12 })
+  vim.api.nvim_exec_autocmds('CursorMoved', {})
+  local context
+  vim.wait(20000, function()
+    local r = vim.system({ bin, 'call', 'editor_get_context' }, { cwd = vim.fn.getcwd(), text = true }):wait()
+    local decoded = vim.json.decode(r.stdout)
+    context = decoded.editorContext
+    return context ~= nil and context.cursor ~= nil and context.cursor.line == 10
+  end, 200)
+  out.context = context
+end, debug.traceback)
+""" + PROBE_END
+
+
+@pytest.mark.parametrize(("config", "chain"), [
+    ('{"pythonVersion": "3.11"}', "Class:Store > Method:load_legacy"),
+    ('{"pythonVersion": "3.13"}', "Class:Store"),
+])
+def test_the_workspaces_python_decides_static_branches(tmp_path, config, chain):
+    (tmp_path / "ws").mkdir()
+    ws = workspace(tmp_path / "ws", {"store.py": RUNTIME_PY, "pyrightconfig.json": config})
+    r = run_probe(tmp_path, RUNTIME_PROBE, ws)
+    context = r["context"]
+    assert context["cursor"]["line"] == 10, context
+    assert context["symbols"]["scopeHierarchy"] == chain, context
