@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 # fails here, before the long suites (rustfmt.toml and [workspace.lints] say what is checked).
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# Every crate type-checks for macOS (arm64, x86_64): the code's platform branches compile.
+bash scripts/check-targets.sh
 
 # The real peers, installed before any suite: some Rust suites drive them too (locus-dap's
 # tests run debugpy, lldb-dap, Delve and js-debug). A missing peer fails its suite, it is never
