@@ -379,6 +379,10 @@ local ok, err = xpcall(function()
     return context ~= nil and context.cursor ~= nil and context.cursor.line == 10
   end, 200)
   out.context = context
+  -- The agent's own scope tool, on the same file, through the same sidecar.
+  local r = vim.system({ bin, 'call', 'symbol_scope_at', '-p', 'path=store.py', '-p', 'line=10', '-p', 'character=12' },
+    { cwd = vim.fn.getcwd(), text = true }):wait()
+  out.scope_at = vim.json.decode(r.stdout)
 end, debug.traceback)
 """ + PROBE_END
 
@@ -394,3 +398,4 @@ def test_the_workspaces_python_decides_static_branches(tmp_path, config, chain):
     context = r["context"]
     assert context["cursor"]["line"] == 10, context
     assert context["symbols"]["scopeHierarchy"] == chain, context
+    assert r["scope_at"]["data"]["scopeHierarchy"] == chain, r["scope_at"]

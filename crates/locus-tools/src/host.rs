@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime};
 use futures_util::future::BoxFuture;
 use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
+use locus_scopes::Runtime;
 use serde_json::Value;
 
 /// The process side of a tool call.
@@ -27,6 +28,13 @@ pub trait Host: Send + Sync + 'static {
 
     /// Logs a problem the agent is not told about.
     fn warn(&self, message: &str);
+
+    /// The runtime a Python file at `path` is analysed for (its workspace folder's Python, as
+    /// the editor's scopes use it). [`Runtime::default`] unless the host knows better.
+    fn runtime(&self, path: &Path) -> Runtime {
+        let _ = path;
+        Runtime::default()
+    }
 
     /// Whether this process ends with the call (`locus call` with no sidecar): tools that
     /// leave something running, such as debug sessions, refuse then. False by default.
@@ -149,6 +157,9 @@ pub struct Detached {
     workspace: Option<PathBuf>,
     /// The symbol index of that folder, built on first use (shared by clones).
     index: Arc<OnceLock<Arc<locus_index::Index>>>,
+    /// How to find a folder's Python runtime, and the workspace's, found on first use.
+    runtime_of: Option<fn(&Path) -> Runtime>,
+    runtime: Arc<OnceLock<Runtime>>,
 }
 
 impl Detached {
@@ -159,6 +170,8 @@ impl Detached {
             one_shot: false,
             workspace: None,
             index: Arc::default(),
+            runtime_of: None,
+            runtime: Arc::default(),
         }
     }
 
@@ -169,6 +182,8 @@ impl Detached {
             one_shot: true,
             workspace: None,
             index: Arc::default(),
+            runtime_of: None,
+            runtime: Arc::default(),
         }
     }
 
@@ -176,6 +191,12 @@ impl Detached {
     /// that are about a workspace (`dialog_*`), instead of the current directory.
     pub fn in_workspace(self, folder: PathBuf) -> Detached {
         Detached { workspace: Some(folder), ..self }
+    }
+
+    /// The same host finding the workspace's Python with `runtime_of` (on first use), for
+    /// Python files' static conditions; [`Runtime::default`] without it.
+    pub fn with_runtime_of(self, runtime_of: fn(&Path) -> Runtime) -> Detached {
+        Detached { runtime_of: Some(runtime_of), ..self }
     }
 }
 
@@ -217,6 +238,14 @@ impl Host for Detached {
 
     fn one_shot(&self) -> bool {
         self.one_shot
+    }
+
+    fn runtime(&self, _: &Path) -> Runtime {
+        let Some(runtime_of) = self.runtime_of else { return Runtime::default() };
+        *self.runtime.get_or_init(|| {
+            let folder = self.workspace.clone().or_else(|| std::env::current_dir().ok());
+            folder.map_or_else(Runtime::default, |f| runtime_of(&f))
+        })
     }
 
     fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {

@@ -291,7 +291,11 @@ async fn call_anywhere(
         }
     }
     // The process ends with this call: tools that would leave a session behind refuse.
-    let host: Arc<dyn Host> = Arc::new(Detached::one_shot().in_workspace(dir.to_path_buf()));
+    let host: Arc<dyn Host> = Arc::new(
+        Detached::one_shot()
+            .in_workspace(dir.to_path_buf())
+            .with_runtime_of(crate::state::python_runtime),
+    );
     // `--timeout` replaces the catalogue's default here too (docs/reference/envelope.md).
     let options = CallOptions {
         timeout: effective_timeout(&catalogue, tool, None, timeout),

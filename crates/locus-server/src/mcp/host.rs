@@ -132,6 +132,10 @@ impl Host for EditorHost {
         eprintln!("locus: mcp: warning: {message}");
     }
 
+    fn runtime(&self, path: &Path) -> locus_scopes::Runtime {
+        self.state.with(|s| s.python_runtime(path))
+    }
+
     fn symbol_index(&self, start: bool) -> Option<Arc<locus_index::Index>> {
         if start && self.index.current().is_none() {
             self.index.start(self.state.with(|s| s.snapshot().folders), |m| {

@@ -149,7 +149,11 @@ impl Proxy {
             catalogue.select(tools);
         }
         let catalogue = Arc::new(catalogue);
-        let host: Arc<dyn Host> = Arc::new(Detached::new().in_workspace(workspace.clone()));
+        let host: Arc<dyn Host> = Arc::new(
+            Detached::new()
+                .in_workspace(workspace.clone())
+                .with_runtime_of(crate::state::python_runtime),
+        );
         let local = LocusServer::new(catalogue.clone(), host.clone(), timeout)
             .with_answer_budget(answer_budget);
         Proxy {

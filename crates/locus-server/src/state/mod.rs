@@ -322,6 +322,11 @@ impl EditorState {
         existed
     }
 
+    /// The Python runtime a file at `path` is analysed for: its workspace folder's.
+    pub fn python_runtime(&mut self, path: &Path) -> locus_scopes::Runtime {
+        self.runtime_for(Some(path)).unwrap_or_default()
+    }
+
     /// The Python runtime of the workspace folder holding `file` (of the file's own folder
     /// when no workspace folder does; of the first workspace folder for a document with no
     /// file), found once per folder. `None` with no folder at all.

@@ -89,7 +89,8 @@ pub(crate) fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
             let head = doc.slice(0, doc.len_bytes().min(256));
             registry.for_path(&path, head.lines().next())
         });
-        let source = Source::new(doc, language);
+        let mut source = Source::new(doc, language);
+        set_runtime(cx, &path, &mut source);
         return Ok(Loaded { path, language_id, source, from_editor: true });
     }
     let bytes = std::fs::read(&path).map_err(|e| {
@@ -103,10 +104,15 @@ pub(crate) fn load(cx: &Cx, path: &str) -> Result<Loaded, ToolError> {
     let language = registry.for_path(&path, text.lines().next());
     let language_id =
         language.map(|l| l.id().to_string()).unwrap_or_else(|| "plaintext".to_string());
-    Ok(Loaded {
-        path,
-        language_id,
-        source: Source::new(Document::new(&text, 0), language),
-        from_editor: false,
-    })
+    let mut source = Source::new(Document::new(&text, 0), language);
+    set_runtime(cx, &path, &mut source);
+    Ok(Loaded { path, language_id, source, from_editor: false })
+}
+
+/// A Python file's static conditions are evaluated for its workspace's Python, as the
+/// editor's scopes are.
+fn set_runtime(cx: &Cx, path: &std::path::Path, source: &mut Source) {
+    if source.language().is_some_and(|l| l.id() == "python") {
+        source.set_runtime(cx.host.runtime(path));
+    }
 }
