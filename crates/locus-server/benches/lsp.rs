@@ -16,6 +16,9 @@
 #[path = "../src/state/mod.rs"]
 mod state;
 
+#[path = "../src/process.rs"]
+mod process;
+
 #[path = "../tests/lsp_support/mod.rs"]
 mod lsp_support;
 

@@ -14,6 +14,9 @@
 #[path = "../src/state/mod.rs"]
 mod state;
 
+#[path = "../src/process.rs"]
+mod process;
+
 #[allow(dead_code, unused_imports, reason = "the bench uses only part of proto")]
 #[path = "../src/proto.rs"]
 mod proto;

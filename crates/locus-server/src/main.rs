@@ -6,6 +6,7 @@ mod heap;
 mod index;
 mod lsp;
 mod mcp;
+mod process;
 mod proto;
 mod state;
 

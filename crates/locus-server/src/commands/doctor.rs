@@ -16,14 +16,14 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::commands::{CliError, io_err};
 use crate::mcp::discovery;
+use crate::process::output_within;
 
 /// Arguments of `locus doctor`.
 #[derive(Debug, clap::Args)]
@@ -159,33 +159,6 @@ fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     })
-}
-
-/// Runs `program args`, killing it after `limit`; its stdout when it exited successfully.
-fn output_within(program: &Path, args: &[&str], limit: Duration) -> Option<String> {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut child.stdout.take()?, &mut text).ok()?;
-                return status.success().then_some(text);
-            }
-            Ok(None) if started.elapsed() < limit => std::thread::sleep(Duration::from_millis(20)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
 }
 
 fn binary(env: &Env) -> Check {

@@ -10,10 +10,11 @@
 //! pyright does not read `requires-python`: neither does this. Read once per folder.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use locus_scopes::{Platform, Runtime, RuntimeVersion};
+
+use crate::process::output_within;
 
 /// How long the interpreter may take to say its version.
 const INTERPRETER_WAIT: Duration = Duration::from_secs(3);
@@ -71,31 +72,9 @@ fn venv_version(root: &Path) -> Option<RuntimeVersion> {
 
 /// The version of `python3` (or `python`) on `PATH`, asked with a bounded wait.
 fn interpreter_version() -> Option<RuntimeVersion> {
+    let ask = ["-I", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"];
     ["python3", "python"].iter().find_map(|program| {
-        let mut child = Command::new(program)
-            .args(["-I", "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let started = Instant::now();
-        loop {
-            match child.try_wait() {
-                Ok(Some(_)) => break,
-                Ok(None) if started.elapsed() < INTERPRETER_WAIT => {
-                    std::thread::sleep(Duration::from_millis(5))
-                }
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return None;
-                }
-            }
-        }
-        let mut out = String::new();
-        std::io::Read::read_to_string(&mut child.stdout.take()?, &mut out).ok()?;
-        RuntimeVersion::parse(&out)
+        RuntimeVersion::parse(&output_within(Path::new(program), &ask, INTERPRETER_WAIT)?)
     })
 }
 
