@@ -43,11 +43,25 @@ pub(crate) fn evaluate(node: Node, doc: &Document, runtime: &Runtime) -> Option<
         }
         "true" => Some(true),
         "false" | "none" => Some(false),
-        "integer" => Some(!text(node).trim_start_matches(['0', '_', 'x', 'o', 'b']).is_empty()),
+        "integer" => integer_is_nonzero(&text(node)),
         "string" | "concatenated_string" => string_value(node, doc).map(|s| !s.is_empty()),
         "tuple" | "list" => Some(node.named_child_count() > 0),
         _ => None,
     }
+}
+
+/// Whether an integer literal (`0`, `1_000`, `0x0b`, `0o0`, `10j`) is not zero.
+fn integer_is_nonzero(literal: &str) -> Option<bool> {
+    let literal = literal.replace('_', "").to_ascii_lowercase();
+    let literal = literal.strip_suffix('j').unwrap_or(&literal);
+    let digits = ["0x", "0o", "0b"]
+        .iter()
+        .find_map(|prefix| literal.strip_prefix(prefix))
+        .unwrap_or(literal);
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    Some(digits.chars().any(|c| c != '0'))
 }
 
 /// A two-operand comparison of `sys.version_info`, `sys.platform` or `os.name`.
@@ -158,4 +172,21 @@ fn string_value(node: Node, doc: &Document) -> Option<String> {
         }
     }
     Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::integer_is_nonzero;
+
+    #[test]
+    fn integer_literals_are_true_unless_zero() {
+        assert_eq!(integer_is_nonzero("0"), Some(false));
+        assert_eq!(integer_is_nonzero("0x0"), Some(false));
+        assert_eq!(integer_is_nonzero("0xb"), Some(true), "b is a hex digit");
+        assert_eq!(integer_is_nonzero("0b10"), Some(true));
+        assert_eq!(integer_is_nonzero("1_000"), Some(true));
+        assert_eq!(integer_is_nonzero("00"), Some(false));
+        assert_eq!(integer_is_nonzero("10j"), Some(true));
+        assert_eq!(integer_is_nonzero("0j"), Some(false));
+    }
 }
