@@ -6,12 +6,18 @@ use expect_test::{Expect, expect};
 use locus_doc::Document;
 use locus_scopes::{Registry, Source};
 
-fn check(language: &str, fixture: &str, expect: Expect) {
-    let (text, offset) = locus_fixture::cursor(fixture);
+/// `text` parsed as `language`, whose queries must load.
+fn source(language: &str, text: &str) -> Source {
     let lang =
         Registry::builtin().by_id(language).unwrap_or_else(|| panic!("no language {language}"));
-    let source = Source::new(Document::new(&text, 0), Some(lang));
+    let source = Source::new(Document::new(text, 0), Some(lang));
     assert!(source.error().is_none(), "{}", source.error().unwrap());
+    source
+}
+
+fn check(language: &str, fixture: &str, expect: Expect) {
+    let (text, offset) = locus_fixture::cursor(fixture);
+    let source = source(language, &text);
     let outline = source.outline();
     let chain = outline.chain_at(offset);
     let actual = if chain.is_empty() {
@@ -373,10 +379,7 @@ fn typescript_static_assignments_without_a_declared_function_are_no_symbols() {
 /// lines): `Kind:Name (start-end)`.
 fn check_lines(language: &str, fixture: &str, expect: Expect) {
     let (text, offset) = locus_fixture::cursor(fixture);
-    let lang =
-        Registry::builtin().by_id(language).unwrap_or_else(|| panic!("no language {language}"));
-    let source = Source::new(Document::new(&text, 0), Some(lang));
-    assert!(source.error().is_none(), "{}", source.error().unwrap());
+    let source = source(language, &text);
     let outline = source.outline();
     let doc = source.doc();
     let chain = outline.chain_at(offset);
@@ -590,8 +593,7 @@ fn markdown_heading_names_drop_html_comments() {
 #[test]
 fn typescript_export_declare_namespace_starts_at_export() {
     let text = "export declare namespace Api {\n  function get(): void;\n}\n";
-    let lang = Registry::builtin().by_id("typescript").unwrap();
-    let source = Source::new(Document::new(text, 0), Some(lang));
+    let source = source("typescript", text);
     let outline = source.outline();
     let api = &outline.symbols[0];
     assert_eq!((api.name.as_str(), api.range.start, api.range.end), ("Api", 0, text.len() - 1));
@@ -627,8 +629,7 @@ fn markdown_link_definitions_span_their_whole_line() {
     // VS Code's Markdown server finds a definition by its line: an indented one starts at
     // column 0, one after a `>` is none.
     let text = "# Title\n\n   [id]: https://example.com\n> [quoted]: https://example.org\n";
-    let lang = Registry::builtin().by_id("markdown").unwrap();
-    let source = Source::new(Document::new(text, 0), Some(lang));
+    let source = source("markdown", text);
     let outline = source.outline();
     let title = &outline.symbols[0];
     let found: Vec<_> =
@@ -654,8 +655,7 @@ fn markdown_heading_math_follows_vscodes_math_plugin() {
         ("# Price$5$ no", "# Price$5$ no"),
     ] {
         let text = format!("{heading}\n\ntext\n");
-        let lang = Registry::builtin().by_id("markdown").unwrap();
-        let outline = Source::new(Document::new(&text, 0), Some(lang)).outline();
+        let outline = source("markdown", &text).outline();
         assert_eq!(outline.symbols[0].name, name, "{heading}");
     }
 }
@@ -698,8 +698,7 @@ fn markdown_brackets_are_a_link_only_where_the_label_is_defined() {
     // markdown-it makes `[r]` a link only where the document defines `r`: `## [1.2.1] - date`
     // keeps its brackets until `[1.2.1]: url` is written, anywhere in the document.
     let text = "# $( selector, [context] )\n\n## [1.2.0] - old\n\n## [1.2.1] - new\n\n[1.2.0]: https://example.com\n";
-    let lang = Registry::builtin().by_id("markdown").unwrap();
-    let mut source = Source::new(Document::new(text, 0), Some(lang));
+    let mut source = source("markdown", text);
     let names = |source: &Source| {
         let outline = source.outline();
         let top = &outline.symbols[0];
@@ -731,8 +730,7 @@ fn python_static_conditions_follow_the_runtime() {
     use locus_scopes::{Platform, Runtime, RuntimeVersion};
     let text = "import sys\n\nclass C:\n    if sys.version_info >= (3, 12):\n        def new(self): ...\n    else:\n        def old(self): ...\n    if sys.platform == \"win32\" or (sys.version_info[0] == 3 and False):\n        def windows(self): ...\n    if not (sys.version_info < (3, 11, 4)):\n        def micro(self): ...\n";
     let methods = |runtime: Runtime| {
-        let lang = Registry::builtin().by_id("python").unwrap();
-        let mut source = Source::new(Document::new(text, 0), Some(lang));
+        let mut source = source("python", text);
         source.set_runtime(runtime);
         let outline = source.outline();
         outline.symbols[0].children.iter().map(|s| s.name.clone()).collect::<Vec<_>>()

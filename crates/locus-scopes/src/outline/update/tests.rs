@@ -41,19 +41,23 @@ fn edit_traced(
     let (tree, doc) = (source.tree().unwrap(), source.doc());
     let dirty = Span { start, end: start + text.len() };
     let from_error = previous.tree().unwrap().root_node().has_error();
-    let (updated, route) = update_traced(
-        &config,
-        &Runtime::default(),
-        tree,
-        doc,
-        outline,
-        Changed { dirty, edited: dirty, from_error },
-    );
-    assert_eq!(
-        updated,
-        extract(&config, &Runtime::default(), tree, doc),
-        "{route:?} after {text:?} in {after:?}"
-    );
+    let changed = Changed { dirty, edited: dirty, from_error };
+    updated_as_extracted(&config, tree, doc, outline, changed, &format!("{text:?} in {after:?}"))
+}
+
+/// [`update_traced`] with the default runtime, which must give what a whole extraction gives
+/// (the failure names the route and `edit`).
+fn updated_as_extracted(
+    config: &LanguageConfig,
+    tree: &Tree,
+    doc: &Document,
+    outline: Outline,
+    changed: Changed,
+    edit: &str,
+) -> (Outline, Route) {
+    let runtime = Runtime::default();
+    let (updated, route) = update_traced(config, &runtime, tree, doc, outline, changed);
+    assert_eq!(updated, extract(config, &runtime, tree, doc), "{route:?} after {edit}");
     (updated, route)
 }
 
@@ -93,20 +97,8 @@ fn an_edit_inside_the_last_scalar_of_an_item_re_extracts_the_item() {
         let source = Source::new(Document::new(&after, 0), Some(language));
         let (tree, doc) = (source.tree().unwrap(), source.doc());
         let edited = Span { start: at, end: at + text.len() };
-        let (updated, route) = update_traced(
-            &config,
-            &Runtime::default(),
-            tree,
-            doc,
-            outline,
-            Changed { dirty, edited, from_error: false },
-        );
-        assert_eq!(
-            updated,
-            extract(&config, &Runtime::default(), tree, doc),
-            "{route:?} after {text:?}"
-        );
-        (updated, route)
+        let changed = Changed { dirty, edited, from_error: false };
+        updated_as_extracted(&config, tree, doc, outline, changed, &format!("{text:?}"))
     };
     // `15|0` → `1570`: the whole scalar changed.
     let (outline, route) =
