@@ -301,6 +301,16 @@ def test_locus_command_and_help_exist_before_setup(tmp_path):
         assert r[f"help {topic}"] == "locus.txt", (topic, r)
 
 
+# Waits (in a probe's Lua) for the locus client of the buffer just edited to initialize.
+CLIENT_STARTED = """
+  local started = vim.wait(20000, function()
+    local c = vim.lsp.get_clients({ name = 'locus' })[1]
+    return c ~= nil and c.initialized
+  end, 50)
+  assert(started, 'the locus client did not start')
+"""
+
+
 # The `tools` option: `locus lsp --tools`, which the sidecar then offers agents.
 TOOLS_PROBE = """
 local out = {}
@@ -308,12 +318,7 @@ local ok, err = xpcall(function()
   local bin = os.getenv('LOCUS_BIN')
   require('locus').setup({ cmd = { bin, 'lsp' }, tools = { 'symbol', 'system', '-symbol_search' } })
   vim.cmd.edit('main.py')
-  local started = vim.wait(20000, function()
-    local c = vim.lsp.get_clients({ name = 'locus' })[1]
-    return c ~= nil and c.initialized
-  end, 50)
-  assert(started, 'the locus client did not start')
-  out.cmd = vim.lsp.get_clients({ name = 'locus' })[1].config.cmd
+""" + CLIENT_STARTED + """  out.cmd = vim.lsp.get_clients({ name = 'locus' })[1].config.cmd
   -- `locus call` reaches the sidecar once its discovery file names this workspace; until then
   -- it answers in-process, offering every tool.
   local listed
@@ -363,12 +368,7 @@ local ok, err = xpcall(function()
   local bin = os.getenv('LOCUS_BIN')
   require('locus').setup({ cmd = { bin, 'lsp' } })
   vim.cmd.edit('store.py')
-  local started = vim.wait(20000, function()
-    local c = vim.lsp.get_clients({ name = 'locus' })[1]
-    return c ~= nil and c.initialized
-  end, 50)
-  assert(started, 'the locus client did not start')
-  -- The user puts the cursor in the `else` branch's method, as with `10G`.
+""" + CLIENT_STARTED + """  -- The user puts the cursor in the `else` branch's method, as with `10G`.
   vim.api.nvim_win_set_cursor(0, { 10, 12 })
   vim.api.nvim_exec_autocmds('CursorMoved', {})
   local context
