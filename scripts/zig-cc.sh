@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# zig's C compiler for a macOS target, as cc-rs calls a C compiler (CC_<target>): the target is
-# $LOCUS_ZIG_TARGET (aarch64-macos, x86_64-macos). The flags cc-rs adds for Apple's clang
+# zig's C compiler for another system, as cc-rs calls a C compiler (CC_<target>): the target
+# is $LOCUS_ZIG_TARGET (aarch64-macos, x86_64-macos, x86_64-windows-gnu). The flags cc-rs adds for Apple's clang
 # (`-arch arm64`, `--target=…`, `-mmacosx-version-min=…`) are dropped: zig takes the target from
 # `-target` and the version from MACOSX_DEPLOYMENT_TARGET.
 set -euo pipefail

@@ -324,16 +324,7 @@ fn pythons(lookup: &Lookup) -> Vec<PathBuf> {
 /// `program` itself when it is a path to an executable file, else the first match on the
 /// search path.
 fn find_program(program: &Path, lookup: &Lookup) -> Option<PathBuf> {
-    if program.components().count() > 1 {
-        return is_executable(program).then(|| program.to_path_buf());
-    }
-    let path = lookup.path.clone().or_else(|| std::env::var_os("PATH"))?;
-    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| is_executable(p))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    locus_platform::program::find(program, lookup.path.as_deref())
 }
 
 fn python_has_module(python: &Path, module: &str) -> bool {

@@ -27,6 +27,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+use locus_platform::group::{self, ProcessGroup};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -153,9 +154,10 @@ struct Inner {
     subscribers: Mutex<Vec<mpsc::UnboundedSender<Incoming>>>,
     closed: Mutex<Option<Error>>,
     stderr: Arc<Mutex<Tail>>,
-    /// The adapter's process group (its pid), when Locus started it.
-    group: Option<u32>,
-    terminals: Mutex<Vec<tokio::process::Child>>,
+    /// The adapter's process tree, when Locus started it.
+    group: Option<ProcessGroup>,
+    /// The programs started for `runInTerminal`, each a tree of its own.
+    terminals: Mutex<Vec<(tokio::process::Child, ProcessGroup)>>,
     config: ClientConfig,
     /// Where a second connection goes (`startDebugging` on a TCP adapter).
     address: Option<SocketAddr>,
@@ -169,10 +171,11 @@ impl Drop for Inner {
 
 impl Inner {
     fn kill(&self) {
-        if let Some(pid) = self.group {
-            kill_group(pid);
+        if let Some(group) = &self.group {
+            group.kill();
         }
-        for child in self.terminals.lock().unwrap().iter_mut() {
+        for (child, group) in self.terminals.lock().unwrap().iter_mut() {
+            group.kill();
             let _ = child.start_kill();
         }
     }
@@ -273,9 +276,8 @@ impl Client {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
             .kill_on_drop(true);
-        die_with_parent(&mut command);
+        group::prepare(command.as_std_mut());
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);
         }
@@ -284,6 +286,7 @@ impl Client {
             .spawn()
             .map_err(|e| spawn_error(format!("{}: {e}", launcher.command_line())))?;
         let pid = child.id().ok_or_else(|| spawn_error("it exited at once".into()))?;
+        let group = ProcessGroup::adopt(pid);
         let stderr = Arc::new(Mutex::new(Tail::new(config.stderr_tail)));
         let stderr_done = spawn_stderr(child.stderr.take().unwrap(), stderr.clone());
         let (exit_tx, exit_rx) = watch::channel(None);
@@ -291,24 +294,22 @@ impl Client {
         let stdout = child.stdout.take().unwrap();
         tokio::spawn(async move {
             let status = match child.wait().await {
-                Ok(s) => describe_status(s),
+                Ok(s) => locus_platform::process::describe_exit(s),
                 Err(e) => format!("status unknown: {e}"),
             };
             let _ = exit_tx.send(Some(status));
         });
-        let failed = |message: String, stderr: &Arc<Mutex<Tail>>| {
-            kill_group(pid);
-            Error::Spawn {
-                adapter: launcher.adapter.clone(),
-                message,
-                stderr: stderr.lock().unwrap().text(),
-            }
+        // On failure the adapter's tree is killed when `parts`, which holds it, is dropped.
+        let failed = |message: String, stderr: &Arc<Mutex<Tail>>| Error::Spawn {
+            adapter: launcher.adapter.clone(),
+            message,
+            stderr: stderr.lock().unwrap().text(),
         };
         let parts = Parts {
             adapter: launcher.adapter.clone(),
             stderr,
             stderr_done,
-            group: Some(pid),
+            group: Some(group),
             exit: exit_rx,
             config,
         };
@@ -456,6 +457,7 @@ impl Client {
         address: Option<SocketAddr>,
     ) -> Client {
         let (tx, rx) = mpsc::unbounded_channel();
+        let started = parts.group.is_some();
         let inner = Arc::new(Inner {
             adapter: parts.adapter,
             outbox: Arc::new(Outbox {
@@ -479,7 +481,7 @@ impl Client {
             parts.exit.clone(),
             parts.stderr_done,
         ));
-        if parts.group.is_some() {
+        if started {
             tokio::spawn(watch_exit(Arc::downgrade(&inner), parts.exit));
         }
         if let Some(lines) = stdout_lines {
@@ -495,7 +497,7 @@ impl Client {
 
     /// The adapter's process id, when Locus started it.
     pub fn adapter_pid(&self) -> Option<u32> {
-        self.inner.group
+        self.inner.group.as_ref().map(ProcessGroup::id)
     }
 
     /// The last bytes of the adapter's stderr.
@@ -584,7 +586,7 @@ struct Parts {
     adapter: String,
     stderr: Arc<Mutex<Tail>>,
     stderr_done: watch::Receiver<bool>,
-    group: Option<u32>,
+    group: Option<ProcessGroup>,
     exit: watch::Receiver<Option<String>>,
     config: ClientConfig,
 }
@@ -721,7 +723,7 @@ fn run_in_terminal(inner: &Inner, arguments: &Value) -> Result<Value, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .kill_on_drop(true);
-    die_with_parent(&mut command);
+    group::prepare(command.as_std_mut());
     if !args.cwd.is_empty() {
         command.current_dir(&args.cwd);
     }
@@ -732,36 +734,9 @@ fn run_in_terminal(inner: &Inner, arguments: &Value) -> Result<Value, String> {
         };
     }
     let child = command.spawn().map_err(|e| format!("cannot start {program}: {e}"))?;
-    let pid = child.id();
-    inner.terminals.lock().unwrap().push(child);
+    let Some(pid) = child.id() else { return Err(format!("{program} exited at once")) };
+    inner.terminals.lock().unwrap().push((child, ProcessGroup::adopt(pid)));
     Ok(json!({"processId": pid}))
-}
-
-/// Makes the process Locus starts die with Locus even when Locus is killed (SIGKILL leaves no
-/// time to end its adapters): Linux's `PR_SET_PDEATHSIG`. The signal comes when the thread
-/// that spawned the process ends, which for Locus's runtime threads is the process's end.
-/// Elsewhere, the process group is still killed on every orderly end.
-fn die_with_parent(command: &mut tokio::process::Command) {
-    #[cfg(target_os = "linux")]
-    {
-        let parent = std::process::id();
-        // SAFETY: the closure runs in the child between fork and exec; prctl(2) and getppid(2)
-        // are async-signal-safe and touch no memory shared with the parent.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The parent may have died before the call: then nothing would signal us.
-                if u32::try_from(libc::getppid()).ok() != Some(parent) {
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = command;
 }
 
 fn spawn_stderr(
@@ -807,24 +782,6 @@ impl Tail {
     fn text(&self) -> String {
         let (a, b) = self.bytes.as_slices();
         String::from_utf8_lossy(&[a, b].concat()).into_owned()
-    }
-}
-
-fn describe_status(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit code {code}"),
-        (None, Some(signal)) => format!("killed by signal {signal}"),
-        _ => "status unknown".into(),
-    }
-}
-
-fn kill_group(pid: u32) {
-    let Ok(pid) = i32::try_from(pid) else { return };
-    // SAFETY: kill(2) with a negative pid signals that process group; it touches no memory of
-    // ours, and a group that is already gone makes it fail with ESRCH, which is ignored.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
     }
 }
 

@@ -144,10 +144,7 @@ async fn a_killed_adapter_ends_the_session_and_every_waiter() {
     let stops = session.stops();
     let adapter = session.adapter_pid().unwrap();
     let killed = Instant::now();
-    // SAFETY: kill(2) on the adapter's pid, which this test's session started.
-    unsafe {
-        libc::kill(adapter as i32, libc::SIGKILL);
-    }
+    locus_platform::process::kill(adapter);
     let err = session.wait_for_stop(stops, WAIT).await.unwrap_err();
     let took = killed.elapsed();
     eprintln!("a killed debugpy was reported after {} ms: {err}", took.as_millis());
@@ -168,10 +165,9 @@ async fn a_killed_adapter_ends_the_session_and_every_waiter() {
     }
 }
 
-/// Whether a process runs (a zombie, waiting for a parent that is not us, has ended).
+/// Whether a process runs (a zombie has ended).
 fn alive(pid: i64) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+    u32::try_from(pid).is_ok_and(locus_platform::process::alive)
 }
 
 /// `console: integratedTerminal` makes debugpy ask Locus to start the program with the

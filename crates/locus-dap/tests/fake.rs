@@ -499,10 +499,7 @@ async fn a_killed_adapter_is_reported_within_a_second() {
     }
     let pid = client.adapter_pid().unwrap();
     let killed = Instant::now();
-    // SAFETY: kill(2) on the pid of the process this test started.
-    unsafe {
-        libc::kill(pid as i32, libc::SIGKILL);
-    }
+    locus_platform::process::kill(pid);
     let err = pending.wait(Duration::from_secs(30)).await.unwrap_err();
     let took = killed.elapsed();
     eprintln!("a killed adapter was reported after {} ms", took.as_millis());
@@ -573,8 +570,7 @@ async fn a_tcp_adapter_that_never_prints_its_port_fails_with_a_bound() {
 
 /// Whether a process runs (a zombie has ended).
 fn alive(pid: u32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+    locus_platform::process::alive(pid)
 }
 
 /// An adapter that would outlive Locus (this one waits for its next connection, its pipes

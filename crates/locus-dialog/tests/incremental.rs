@@ -1,5 +1,6 @@
 //! The index: growing files are read from where reading stopped, rewritten files again,
 //! files being written are read up to their last complete line.
+#![cfg(unix)]
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;

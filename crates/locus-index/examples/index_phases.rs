@@ -8,12 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-/// The calling thread's CPU time: steadier than wall time on a busy machine.
+/// The calling thread's CPU time: steadier than wall time on a busy machine (wall time
+/// where the system does not tell).
 fn cpu() -> Duration {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes one timespec, which `t` is.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    locus_platform::process::thread_cpu_time()
+        .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed())
 }
 
 use locus_doc::Document;

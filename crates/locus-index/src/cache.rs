@@ -40,6 +40,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use locus_platform::file_identity::FileIdentity;
+use locus_platform::private;
+
 use locus_scopes::{Registry, SymbolKind};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -72,28 +75,13 @@ pub(crate) struct Fingerprint {
 
 impl Fingerprint {
     pub fn of(meta: &Metadata) -> Fingerprint {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
-            Fingerprint {
-                size: meta.len(),
-                mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
-                ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
-                ino: meta.ino(),
-                dev: meta.dev(),
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let mtime = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok());
-            Fingerprint {
-                size: meta.len(),
-                mtime_ns: mtime.map_or(0, |d| d.as_nanos() as i64),
-                ctime_ns: 0,
-                ino: 0,
-                dev: 0,
-            }
+        let id = FileIdentity::of(meta);
+        Fingerprint {
+            size: meta.len(),
+            mtime_ns: id.modified_ns,
+            ctime_ns: id.changed_ns,
+            ino: id.inode,
+            dev: id.device,
         }
     }
 
@@ -286,7 +274,7 @@ impl Cache {
             return Ok(());
         }
         let key = self.key(config);
-        make_private_dir(&self.dir)
+        private::create_dir(&self.dir)
             .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
         check_dir(&self.dir).map_err(|why| format!("{}: {why}", self.dir.display()))?;
         for folder in folders {
@@ -453,42 +441,9 @@ impl Hasher for Sha256Hasher {
 
 /// Whether the cache directory may be trusted: the user's own, and neither the group nor
 /// others may write to it (else another user could plant a cache with made-up symbols, or
-/// replace one). The rule of the MCP discovery directory (locus-server's `check_dir`), kept
-/// here because locus-index does not depend on locus-server; unlike it, a symbolic link to
-/// such a directory is followed (`~/.cache` is often one). Not checked elsewhere than Unix.
+/// replace one). A symbolic link to such a directory is followed (`~/.cache` is often one).
 pub(crate) fn check_dir(dir: &Path) -> Result<(), String> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(dir).map_err(|e| format!("cannot stat it: {e}"))?;
-        if !meta.is_dir() {
-            return Err("it is not a directory".into());
-        }
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
-        if meta.uid() != me {
-            return Err(format!("it is owned by uid {}, not by you (uid {me})", meta.uid()));
-        }
-        let mode = meta.mode() & 0o7777;
-        if mode & 0o022 != 0 {
-            return Err(format!(
-                "its mode is {mode:04o}: other users can write to it (run `chmod 700 {}`)",
-                dir.display()
-            ));
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
-}
-
-/// Creates the cache directory (and its missing parents) readable by the user alone.
-fn make_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-    b.create(dir)
+    private::check_dir(dir, true)
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it (mode 0600) renamed over it,
@@ -507,14 +462,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         // A new file only (O_EXCL): a link planted under the temporary name is never
         // followed. A file of that name left by an earlier process with this pid is removed
         // (a link itself, not what it names) and the creation tried once more.
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut f = match options.open(&tmp) {
+        let mut f = match private::create_new(&tmp) {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 std::fs::remove_file(&tmp)?;
-                options.open(&tmp)?
+                private::create_new(&tmp)?
             }
             other => other?,
         };

@@ -27,8 +27,9 @@ pub struct Config {
     /// Whether to watch the folders for changes on disk.
     pub watch: bool,
     /// The directory of the symbol cache (one file per workspace folder), `None` for no
-    /// cache. By default `$LOCUS_CACHE_DIR/index`, else `$XDG_CACHE_HOME/locus/index`, else
-    /// `~/.cache/locus/index`; `LOCUS_INDEX_CACHE=0` turns it off.
+    /// cache. By default `$LOCUS_CACHE_DIR/index`, else the user's cache folder's
+    /// `locus/index` (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS,
+    /// `%LOCALAPPDATA%\locus\cache` on Windows); `LOCUS_INDEX_CACHE=0` turns it off.
     pub cache_dir: Option<PathBuf>,
     /// What identifies the code that computes symbols, part of the cache's key: a cache
     /// written under another is ignored. By default Locus's version and the running
@@ -94,11 +95,14 @@ fn standard_cache_dir(warnings: &Reporter) -> Option<PathBuf> {
         ));
         return None;
     }
-    // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
-    if let Some(dir) = var("XDG_CACHE_HOME").filter(|d| d.is_absolute()) {
-        return Some(dir.join("locus").join("index"));
+    let cache = locus_platform::folders::Folders::of_host().cache;
+    if cache.is_none() {
+        warnings.warn(
+            "no home folder is set (HOME, or USERPROFILE on Windows); the symbol cache is off"
+                .to_string(),
+        );
     }
-    var("HOME").map(|h| h.join(".cache").join("locus").join("index"))
+    cache.map(|c| c.join("index"))
 }
 
 /// Locus's version and the running executable's identity: a rebuilt Locus may outline

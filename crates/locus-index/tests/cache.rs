@@ -464,9 +464,9 @@ fn a_write_during_the_build_keeps_the_cached_files_and_adds_those_read_so_far() 
 
 /// Changes that leave the index as it was (an editor's swap file, an ignored file) do not
 /// make the cache be written again; a file read again does.
+#[cfg(unix)]
 #[test]
 fn only_a_change_of_the_index_makes_the_cache_be_written_again() {
-    #[cfg(unix)]
     use std::os::unix::fs::MetadataExt;
     let dir = Dir::new("dirty");
     workspace(&dir);

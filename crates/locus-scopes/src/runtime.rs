@@ -66,12 +66,10 @@ pub enum Platform {
 impl Platform {
     /// The platform Locus runs on, which the reference server assumes unless told otherwise.
     pub fn host() -> Platform {
-        if cfg!(target_os = "windows") {
-            Platform::Windows
-        } else if cfg!(target_os = "macos") {
-            Platform::Darwin
-        } else {
-            Platform::Linux
+        match locus_platform::Os::HOST {
+            locus_platform::Os::Windows => Platform::Windows,
+            locus_platform::Os::MacOs => Platform::Darwin,
+            locus_platform::Os::Linux | locus_platform::Os::OtherUnix => Platform::Linux,
         }
     }
 

@@ -2,7 +2,6 @@
 
 mod cli;
 mod commands;
-mod heap;
 mod index;
 mod lsp;
 mod mcp;

@@ -1,5 +1,6 @@
 //! `locus doctor` against a scratch home: every kind of check, as the user sees it and as
 //! `--json` says it, with a real Neovim reading the runtimepath and a real sidecar running.
+#![cfg(unix)]
 
 mod lsp_support;
 mod mcp_support;

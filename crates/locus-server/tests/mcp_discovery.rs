@@ -2,6 +2,7 @@
 //! wrote, in a directory only the user can write to, pointing at loopback and naming a live
 //! `locus lsp` of the user, route an agent; everything else is refused on stderr with the file and
 //! the reason.
+#![cfg(unix)]
 
 mod lsp_support;
 mod mcp_support;

@@ -1,6 +1,7 @@
 //! The sidecar of a live `locus lsp`, fed by an LSP client: editorContext over
 //! streamable HTTP, discovery, security, `locus mcp` forwarding (and finding a restarted
 //! editor), `locus call`, `locus status`.
+#![cfg(unix)]
 
 mod lsp_support;
 mod mcp_support;
@@ -432,7 +433,11 @@ fn mcp_port_and_no_mcp() {
     let record = wait_record(&dirs, s.pid(), |r| r["editor"] == "fixed");
     assert_eq!(record["url"], format!("http://127.0.0.1:{port}/mcp"));
     let url = format!("http://127.0.0.1:{port}/mcp");
-    assert_eq!(mcp_status(&mut s), json!({"state": "listening", "url": url, "port": port}));
+    let file = dirs.discovery_file(s.pid());
+    assert_eq!(
+        mcp_status(&mut s),
+        json!({"state": "listening", "url": url, "port": port, "discoveryFile": file})
+    );
     // The port is taken now: a second editor's Locus says so, and keeps serving the editor.
     let mut taken = Server::start_with_env(&["--mcp-port", &port_arg], &env_refs);
     taken.initialize(

@@ -1,6 +1,7 @@
 //! `locus mcp` when the sidecar it forwards to dies during a call (docs/configuration.md):
 //! the call is answered with an error within a second of the death, never later than its
 //! timeout, and the next call is served in-process (or by a new sidecar).
+#![cfg(unix)]
 
 mod lsp_support;
 mod mcp_support;

@@ -13,23 +13,34 @@ fn workspace() -> PathBuf {
 /// The workspace crates each crate may depend on (normal dependencies). Dev-dependencies may
 /// add `locus-fixture`. Keep in step with docs/ARCHITECTURE.md.
 const LAYERS: &[(&str, &[&str])] = &[
+    // Every difference between operating systems, beneath everything.
+    ("locus-platform", &[]),
     ("locus-doc", &[]),
     ("locus-fixture", &[]),
     ("locus-dialog", &[]),
     // The DAP client: a protocol crate at the edge, a leaf; the tool layer may drive it.
-    ("locus-dap", &[]),
-    ("locus-scopes", &["locus-doc"]),
-    ("locus-context", &["locus-doc", "locus-scopes"]),
+    ("locus-dap", &["locus-platform"]),
+    ("locus-scopes", &["locus-platform", "locus-doc"]),
+    ("locus-context", &["locus-platform", "locus-doc", "locus-scopes"]),
     // The workspace symbol index: outlines of every file, no protocol types.
-    ("locus-index", &["locus-doc", "locus-scopes"]),
+    ("locus-index", &["locus-platform", "locus-doc", "locus-scopes"]),
     (
         "locus-tools",
-        &["locus-doc", "locus-scopes", "locus-context", "locus-index", "locus-dialog", "locus-dap"],
+        &[
+            "locus-platform",
+            "locus-doc",
+            "locus-scopes",
+            "locus-context",
+            "locus-index",
+            "locus-dialog",
+            "locus-dap",
+        ],
     ),
     // locus-dialog: `locus doctor` reports the transcript stores where they are looked for.
     (
         "locus-server",
         &[
+            "locus-platform",
             "locus-doc",
             "locus-scopes",
             "locus-context",
@@ -860,6 +871,64 @@ fn no_reference_leaves_the_repository() {
         found.is_empty(),
         "say it in this repository's own words, or point to its docs/ (docs/reference/*.md \
          holds the contracts):\n{}",
+        found.join("\n")
+    );
+}
+
+/// What names an operating system in Rust code: a `cfg` on one, or its own API.
+const OS_SPECIFIC: &[&str] = &[
+    "cfg(unix)",
+    "cfg(windows)",
+    "cfg(not(unix))",
+    "cfg(not(windows))",
+    "target_os",
+    "target_family",
+    "cfg!(unix)",
+    "cfg!(windows)",
+    "libc::",
+    "windows_sys::",
+    "std::os::unix",
+    "std::os::windows",
+];
+
+/// The shipped code of `text`: without its `#[cfg(test)]` module, which by the house's
+/// custom closes a file.
+fn shipped(text: &str) -> &str {
+    match text.find("#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => text,
+    }
+}
+
+/// Every difference between operating systems is in locus-platform: no other crate's shipped
+/// code names one (tests may, to test what only one system has).
+#[test]
+fn only_the_platform_crate_names_an_operating_system() {
+    let root = workspace();
+    let mut found = Vec::new();
+    for krate in LAYERS.iter().map(|(k, _)| *k).filter(|k| *k != "locus-platform") {
+        let mut files = Vec::new();
+        rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+        for file in files {
+            if file.file_name().is_some_and(|n| n == "tests.rs" || n == "testing.rs")
+                || file.components().any(|c| c.as_os_str() == "tests")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = code_only(&text);
+            let code: String = shipped(&code).chars().filter(|c| !c.is_whitespace()).collect();
+            for needle in OS_SPECIFIC {
+                if code.contains(needle) {
+                    found
+                        .push(format!("{}: {needle}", file.strip_prefix(&root).unwrap().display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "move what differs by system into locus-platform:\n{}",
         found.join("\n")
     );
 }

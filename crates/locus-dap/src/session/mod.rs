@@ -932,15 +932,10 @@ impl Session {
     fn kill_debuggee(&self) {
         let s = self.state.lock().unwrap();
         if let (true, Some(pid), None) = (s.launched, s.pid, s.exit_code)
-            && let Ok(pid) = i32::try_from(pid)
-            && pid > 0
+            && let Ok(pid) = u32::try_from(pid)
             && !matches!(&s.phase, Phase::Ended(Error::SessionEnded { .. }))
         {
-            // SAFETY: kill(2) on a process id touches no memory of ours; a process that is
-            // already gone makes it fail with ESRCH, which is ignored.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+            locus_platform::process::kill(pid);
         }
     }
 }

@@ -9,13 +9,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Index, Skipped, lock, lower_priority, write};
+use super::{Index, Skipped, lock, write};
 use crate::cache::Fingerprint;
 use crate::config::Config;
 use crate::file::{self, Sym};
 use crate::store::Store;
 use crate::walk::{self, Read_, Skip};
 use crate::warnings::Reporter;
+use locus_platform::process::lower_thread_priority as lower_priority;
 
 impl Index {
     /// Indexes these folders instead (a full rebuild in the background) when they differ.
@@ -316,7 +317,7 @@ impl Drop for FinishBuild<'_> {
 
 /// The folders without the file system's root and the home folder, and those left out.
 fn refuse_roots(folders: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let home = locus_platform::folders::home();
     let same = |a: &Path, b: &Path| {
         a == b
             || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)

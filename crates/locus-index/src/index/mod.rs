@@ -290,17 +290,6 @@ impl Index {
     }
 }
 
-/// Lowers the calling thread's priority, so that building the index never delays the
-/// editor's messages on a busy machine.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only changes a nice value; with `who = 0` Linux applies it to the
-    // calling thread alone (the nice value is per thread there).
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
-    }
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }

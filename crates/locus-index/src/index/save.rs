@@ -6,8 +6,9 @@ use std::sync::Weak;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::{Index, lock, lower_priority, read};
+use super::{Index, lock, read};
 use crate::cache::{Cache, Fingerprint, INTERVAL};
+use locus_platform::process::lower_thread_priority as lower_priority;
 
 impl Index {
     /// Records the fingerprint of the disk text a file's symbols come from (`None`: they may

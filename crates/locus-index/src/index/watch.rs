@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use locus_scopes::Registry;
 
 use super::build::{Outcome, guarded, outline_file};
-use super::{Index, OpenDoc, lock, lower_priority, write};
+use super::{Index, OpenDoc, lock, write};
 use crate::file;
 use crate::walk;
+use locus_platform::process::lower_thread_priority as lower_priority;
 
 impl Index {
     /// Makes the open documents' text win over the disk's: documents new or changed since

@@ -123,7 +123,8 @@ struct Env {
 impl Env {
     fn from_process(workspace: PathBuf) -> Env {
         let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let home = var("HOME").unwrap_or_else(|| PathBuf::from("/nonexistent-home"));
+        let home =
+            locus_platform::folders::home().unwrap_or_else(|| PathBuf::from("/nonexistent-home"));
         let config = var("XDG_CONFIG_HOME").unwrap_or_else(|| home.join(".config"));
         let data = var("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share"));
         Env { home, config, data, workspace }
@@ -154,11 +155,7 @@ fn checks(env: &Env) -> Vec<Check> {
 
 /// The program `name` on `PATH`.
 fn on_path(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    })
+    locus_platform::program::find(Path::new(name), None)
 }
 
 fn binary(env: &Env) -> Check {
@@ -204,15 +201,12 @@ fn runtime_dir(env: &Env) -> Check {
             format!("{shown} does not exist yet; the first `locus lsp` creates it (mode 0700)"),
         ),
         Ok(meta) => match discovery::check_dir(&dir) {
-            Ok(()) => {
-                use std::os::unix::fs::MetadataExt;
-                Check::new(
-                    "runtime",
-                    name,
-                    Status::Ok,
-                    format!("{shown}: yours, mode {:04o}", meta.mode() & 0o7777),
-                )
-            }
+            Ok(()) => Check::new(
+                "runtime",
+                name,
+                Status::Ok,
+                format!("{shown}: yours, {}", locus_platform::private::describe_dir(&meta)),
+            ),
             Err(why) => Check::new("runtime", name, Status::Problem, format!("{shown}: {why}"))
                 .fix(format!(
                     "agents refuse it: `chmod 700 {}` if it is yours; otherwise set XDG_RUNTIME_DIR to a directory of your own",

@@ -117,7 +117,7 @@ impl<S: LanguageServer> Edge<S> {
                         if self.closed_bytes >= TRIM_AFTER_BYTES || (empty && self.closed_bytes > 0)
                         {
                             self.closed_bytes = 0;
-                            crate::heap::trim();
+                            locus_platform::heap::trim();
                         }
                     }
                     Err(e) => log.warn(format_args!("didClose: {e}")),
@@ -284,7 +284,7 @@ impl<S: LanguageServer> Service<Request> for Edge<S> {
             // Here, on the read loop's thread, before any later message: tower-lsp polls its
             // `initialized` handler only after it has read on, and a `didOpen` sent right
             // after (VS Code does) would parse first.
-            crate::heap::warm();
+            locus_platform::heap::warm();
         }
         if req.id().is_none() && NOTIFICATIONS.contains(&method) {
             let (method, _, params) = req.into_parts();

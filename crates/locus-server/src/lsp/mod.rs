@@ -87,7 +87,9 @@ fn mcp_status(
                 .rsplit_once(':')
                 .and_then(|(_, rest)| rest.split('/').next())
                 .and_then(|p| p.parse::<u16>().ok());
-            serde_json::json!({"state": "listening", "url": url, "port": port})
+            // The file's path, so that an editor need not know where each system keeps it.
+            let file = sidecar.discovery_file();
+            serde_json::json!({"state": "listening", "url": url, "port": port, "discoveryFile": file})
         }
         (Some(port), Some(Err(message))) => {
             serde_json::json!({"state": "failed", "port": port, "message": message})

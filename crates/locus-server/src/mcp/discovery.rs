@@ -13,11 +13,12 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use locus_platform::folders::Folders;
+use locus_platform::{private, process};
 use serde::{Deserialize, Serialize};
 
 /// One sidecar, as its discovery file describes it.
@@ -44,39 +45,19 @@ pub struct Record {
     pub last_active_ms: u64,
 }
 
-/// The directory discovery files live in: `$XDG_RUNTIME_DIR/locus`, else the user's runtime
-/// directory that systemd makes (`/run/user/<uid>/locus`: Codex starts MCP servers without
-/// `XDG_RUNTIME_DIR`, and must still find an editor started in the desktop session), else the
-/// user's cache directory (`$XDG_CACHE_HOME/locus`, `~/.cache/locus`), else the system temp
-/// dir.
+/// The directory discovery files live in: the user's runtime folder (`Folders::runtime`:
+/// `$XDG_RUNTIME_DIR/locus`, else `/run/user/<uid>/locus`, else the cache folder on Linux;
+/// the user's temporary folder's `locus` on macOS; `%LOCALAPPDATA%\locus\run` on Windows).
 pub fn dir() -> PathBuf {
-    use std::os::unix::fs::MetadataExt;
-    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(runtime) = nonempty("XDG_RUNTIME_DIR") {
-        return runtime.join("locus");
-    }
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    let session = PathBuf::from(format!("/run/user/{uid}"));
-    if fs::metadata(&session).is_ok_and(|m| m.is_dir() && m.uid() == uid) {
-        return session.join("locus");
-    }
-    if let Some(cache) = nonempty("XDG_CACHE_HOME") {
-        return cache.join("locus");
-    }
-    if let Some(home) = nonempty("HOME") {
-        return home.join(".cache").join("locus");
-    }
-    std::env::temp_dir().join(format!("locus-{uid}"))
+    Folders::of_host().runtime
 }
 
-/// Writes `record` to its file atomically (a temporary file renamed over it), mode 0600, in
-/// a directory of mode 0700. A directory that agents would refuse (see the module docs) is
-/// refused here too, with the reason.
+/// Writes `record` to its file atomically (a temporary file renamed over it), readable by the
+/// user alone, in a directory only the user may write to. A directory that agents would
+/// refuse (see the module docs) is refused here too, with the reason.
 pub fn write(record: &Record) -> io::Result<PathBuf> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     let dir = dir();
-    fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+    private::create_dir(&dir)?;
     if let Err(why) = check_dir(&dir) {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
@@ -85,10 +66,10 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
     }
     let path = dir.join(format!("{}.json", record.pid));
     let tmp = dir.join(format!(".{}.json.tmp", record.pid));
-    let mut file =
-        fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp)?;
-    // An existing temporary file keeps its old mode: set it again.
-    file.set_permissions(fs::Permissions::from_mode(0o600))?;
+    // A temporary file left by a killed sidecar of the same pid is replaced, never reused
+    // (it might not be the user's alone).
+    let _ = fs::remove_file(&tmp);
+    let mut file = private::create_new(&tmp)?;
     file.write_all(&serde_json::to_vec_pretty(record).expect("a record serializes"))?;
     file.write_all(b"\n")?;
     file.sync_all()?;
@@ -97,26 +78,9 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Whether process `pid` exists and has not exited. A zombie (exited, not yet reaped by its
-/// parent) counts as gone: a killed sidecar stays one until its editor reaps it.
+/// Whether process `pid` exists and has not exited (a zombie counts as gone).
 pub fn alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
-    if pid <= 0 {
-        return false;
-    }
-    // SAFETY: signal 0 only checks that the process exists and may be signalled.
-    let r = unsafe { libc::kill(pid, 0) };
-    let exists = r == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
-    exists && !exited(pid)
-}
-
-/// Whether `/proc` says process `pid` has exited (state `Z` or `X`); false where there is
-/// no `/proc`.
-fn exited(pid: libc::pid_t) -> bool {
-    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    // The state follows the command name, which is in parentheses and may hold any byte.
-    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
-    matches!(state, Some('Z' | 'X'))
+    process::alive(pid)
 }
 
 /// The live sidecars whose files can be trusted (see the module docs). Files of dead
@@ -228,25 +192,10 @@ fn read_trusted(path: &Path, pid: u32) -> Result<Record, Refusal> {
     let untrusted = Refusal::Untrusted;
     // O_NOFOLLOW: a symbolic link is refused rather than followed; the checks below are made
     // on the opened file itself, so it cannot be swapped between check and read.
-    let mut file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| untrusted(format!("cannot open it: {e}")))?;
+    let mut file =
+        private::open_untrusted(path).map_err(|e| untrusted(format!("cannot open it: {e}")))?;
     let meta = file.metadata().map_err(|e| untrusted(format!("cannot stat it: {e}")))?;
-    if !meta.is_file() {
-        return Err(untrusted("it is not a regular file".into()));
-    }
-    let me = euid();
-    if meta.uid() != me {
-        return Err(untrusted(format!("it is owned by uid {}, not by you (uid {me})", meta.uid())));
-    }
-    let mode = meta.mode() & 0o7777;
-    if mode != 0o600 {
-        return Err(untrusted(format!(
-            "its mode is {mode:04o}, not 0600 (run `chmod 600` on it, or restart the editor)"
-        )));
-    }
+    private::check_file(&meta).map_err(untrusted)?;
     let mut bytes = Vec::new();
     // A discovery file is a few hundred bytes; a huge one is not read whole.
     (&mut file)
@@ -271,22 +220,7 @@ fn read_trusted(path: &Path, pid: u32) -> Result<Record, Refusal> {
 /// Whether `dir` can hold trusted files: a directory (not a link) of the user that neither
 /// the group nor others may write to.
 pub fn check_dir(dir: &Path) -> Result<(), String> {
-    let meta = fs::symlink_metadata(dir).map_err(|e| format!("cannot stat it: {e}"))?;
-    if !meta.is_dir() {
-        return Err("it is not a directory".into());
-    }
-    let me = euid();
-    if meta.uid() != me {
-        return Err(format!("it is owned by uid {}, not by you (uid {me})", meta.uid()));
-    }
-    let mode = meta.mode() & 0o7777;
-    if mode & 0o022 != 0 {
-        return Err(format!(
-            "its mode is {mode:04o}: other users can write to it (run `chmod 700 {}`)",
-            dir.display()
-        ));
-    }
-    Ok(())
+    private::check_dir(dir, false)
 }
 
 /// Whether `url` is `http://` on a loopback host: `127.0.0.0/8`, `::1` or `localhost`.
@@ -305,40 +239,33 @@ pub fn is_loopback_url(url: &str) -> bool {
     }
 }
 
-/// Whether `pid` is a `locus lsp` of this user: `/proc/<pid>` is the user's, its executable
-/// (or, where that link is unreadable, its first argument) is named `locus` or `locus…`
+/// Whether `pid` is a `locus lsp` of this user: the process is the user's, its executable
+/// (or, where that is unreadable, its first argument) is named `locus` or `locus…`
 /// (`locus-nightly`, a copy beside a release's others) or is this process's own executable
-/// file, and it has an `lsp` argument. On systems without `/proc`, liveness is all that is
-/// checked. A file failing this is removed as stale (its pid reused), so the name test errs
-/// on the side of Locus: an editor started from a renamed binary was once taken for another
-/// program, and `locus status` deleted its live sidecar's file.
+/// file, and it has an `lsp` argument. Where the system does not show other processes
+/// (Windows), liveness is all that is checked. A file failing this is removed as stale (its
+/// pid reused), so the name test errs on the side of Locus: an editor started from a renamed
+/// binary was once taken for another program, and `locus status` deleted its live sidecar's
+/// file.
 fn sidecar_of_user(pid: u32) -> Result<(), String> {
-    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
-    if !Path::new("/proc/self").exists() {
-        return Ok(());
-    }
-    let meta = fs::metadata(&proc_dir).map_err(|e| format!("pid {pid}: {e}"))?;
-    let me = euid();
-    if meta.uid() != me {
-        return Err(format!("pid {pid} belongs to uid {}, not to you (uid {me})", meta.uid()));
-    }
-    let cmdline = fs::read(proc_dir.join("cmdline")).unwrap_or_default();
-    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).filter(|a| !a.is_empty()).collect();
-    let base = |p: &[u8]| -> Vec<u8> {
-        let name = p.rsplit(|b| *b == b'/').next().unwrap_or(p).to_vec();
-        // A binary replaced while it runs (a rebuild) reads as `locus (deleted)`.
-        match name.strip_suffix(b" (deleted)") {
-            Some(n) => n.to_vec(),
-            None => name,
-        }
+    let Some(info) = process::inspect(pid) else {
+        return if process::alive(pid) { Ok(()) } else { Err(format!("pid {pid} is gone")) };
     };
-    let exe = fs::read_link(proc_dir.join("exe")).ok();
-    let named_locus = match &exe {
-        Some(exe) => base(exe.as_os_str().as_encoded_bytes()).starts_with(b"locus"),
-        None => args.first().is_some_and(|a| base(a).starts_with(b"locus")),
-    } || same_file(&proc_dir.join("exe"), Path::new("/proc/self/exe"));
+    if info.mine == Some(false) {
+        return Err(format!("pid {pid} belongs to {}, not to you", info.owner));
+    }
+    let base = |p: &std::ffi::OsStr| -> String {
+        let text = p.to_string_lossy();
+        let name = text.rsplit(['/', '\\']).next().unwrap_or(&text).to_string();
+        // A binary replaced while it runs (a rebuild) reads as `locus (deleted)`.
+        name.strip_suffix(" (deleted)").map(str::to_string).unwrap_or(name)
+    };
+    let named_locus = match &info.executable {
+        Some(exe) => base(exe.as_os_str()).starts_with("locus"),
+        None => info.args.first().is_some_and(|a| base(a).starts_with("locus")),
+    } || info.runs_this_executable;
     let what = || {
-        let line = args.iter().map(|a| String::from_utf8_lossy(a)).collect::<Vec<_>>().join(" ");
+        let line = info.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
         match line.char_indices().nth(60) {
             Some((at, _)) => format!("{}…", &line[..at]),
             None => line,
@@ -347,23 +274,10 @@ fn sidecar_of_user(pid: u32) -> Result<(), String> {
     if !named_locus {
         return Err(format!("pid {pid} is `{}`, not Locus", what()));
     }
-    if !args.iter().skip(1).any(|a| *a == b"lsp") {
+    if !info.args.iter().skip(1).any(|a| a == "lsp") {
         return Err(format!("pid {pid} is `{}`, not `locus lsp`", what()));
     }
     Ok(())
-}
-
-/// Whether `a` and `b` are the same file (device and inode), following links.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::metadata(a), fs::metadata(b)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    }
-}
-
-fn euid() -> u32 {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    unsafe { libc::geteuid() }
 }
 
 fn now_ms() -> u64 {
@@ -462,6 +376,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_directory_others_can_write_to_lists_nothing() {
         use std::os::unix::fs::PermissionsExt;

@@ -211,7 +211,7 @@ impl Sessions {
         };
         if trim {
             tokio::task::yield_now().await;
-            crate::heap::trim();
+            locus_platform::heap::trim();
         }
     }
 

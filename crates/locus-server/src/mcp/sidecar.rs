@@ -205,31 +205,16 @@ async fn refresh_record(sidecar: Weak<Sidecar>, shutdown: CancellationToken) {
     }
 }
 
-/// On SIGTERM, SIGINT or SIGHUP: removes the discovery file and exits as the signal would.
+/// On a request to terminate (SIGTERM, SIGINT, SIGHUP; Ctrl+C on Windows): removes the
+/// discovery file and exits as the request would.
 async fn on_signals(path: PathBuf) {
-    use tokio::signal::unix::{SignalKind, signal};
-    let kinds = [
-        (SignalKind::terminate(), libc::SIGTERM),
-        (SignalKind::interrupt(), libc::SIGINT),
-        (SignalKind::hangup(), libc::SIGHUP),
-    ];
-    let mut streams = Vec::new();
-    for (kind, number) in kinds {
-        match signal(kind) {
-            Ok(s) => streams.push((s, number)),
-            Err(e) => eprintln!("locus: mcp: cannot watch signal {number}: {e}"),
+    match locus_platform::signals::termination().await {
+        Ok(code) => {
+            let _ = std::fs::remove_file(&path);
+            std::process::exit(code);
         }
+        Err(why) => eprintln!("locus: mcp: {why}"),
     }
-    let waits = streams.iter_mut().map(|(s, n)| {
-        let n = *n;
-        Box::pin(async move {
-            s.recv().await;
-            n
-        })
-    });
-    let (number, _, _) = futures_util::future::select_all(waits).await;
-    let _ = std::fs::remove_file(&path);
-    std::process::exit(128 + number);
 }
 
 async fn serve(

@@ -388,30 +388,23 @@ pub(super) fn find_path(
     None
 }
 
-/// `path` with a leading `~` component replaced by the home folder (`$HOME`); other paths,
+/// `path` with a leading `~` component replaced by the home folder; other paths,
 /// and every path when the home folder is unknown, unchanged.
 fn expand_home(path: &Path) -> PathBuf {
     let mut components = path.components();
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    let home = locus_platform::folders::home();
     match (components.next(), home) {
         (Some(std::path::Component::Normal(first)), Some(home)) if first == "~" => {
-            PathBuf::from(home).join(components.as_path())
+            home.join(components.as_path())
         }
         _ => path.to_path_buf(),
     }
 }
 
 /// The working directory of the editor that started Locus (its parent process), where the
-/// system says (Linux's `/proc`); `None` elsewhere.
+/// system says (Linux, macOS).
 fn editor_dir() -> Option<PathBuf> {
-    #[cfg(target_os = "linux")]
-    {
-        std::fs::read_link(format!("/proc/{}/cwd", std::os::unix::process::parent_id())).ok()
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
-    }
+    locus_platform::process::working_dir(locus_platform::process::parent_id()?)
 }
 
 /// `path` with `.` components dropped and each `..` taking away the component before it,

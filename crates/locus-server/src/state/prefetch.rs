@@ -123,7 +123,7 @@ fn start() -> Option<Arc<Slot>> {
     std::thread::Builder::new()
         .name("locus-outline".to_string())
         .spawn(move || {
-            lower_priority();
+            locus_platform::process::lower_thread_priority();
             let slot = thread_slot;
             loop {
                 let (source, dirty) = {
@@ -148,16 +148,6 @@ fn start() -> Option<Arc<Slot>> {
         })
         .ok()
         .map(|_| slot)
-}
-
-/// Lowers the calling thread's priority, as the symbol index does for its threads.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only changes a nice value; with `who = 0` Linux applies it to the
-    // calling thread alone (the nice value is per thread there).
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
-    }
 }
 
 #[cfg(test)]

@@ -73,20 +73,17 @@ async fn attach(d: &Debugger, p: AttachParams, cx: &Cx) -> Result<Value, ToolErr
     )?;
     let (target, command_line, language) = if which == 0 {
         let pid = p.pid.expect("checked");
-        let proc_dir = Path::new("/proc").join(pid.to_string());
-        if !proc_dir.exists() {
+        let info = locus_platform::process::inspect(pid);
+        if info.is_none() && !locus_platform::process::alive(pid) {
             return Err(ToolError::new(ErrorCode::NotFound, format!("no process {pid}"))
                 .with_hint("Give the id of a running process (ps lists them)")
                 .with_details(json!({"pid": pid})));
         }
-        let cmdline = std::fs::read(proc_dir.join("cmdline")).unwrap_or_default();
-        let command_line = cmdline
-            .split(|b| *b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect::<Vec<_>>()
-            .join(" ");
-        (AttachTarget::Pid(pid), command_line, process_language(&proc_dir))
+        let info = info.unwrap_or_default();
+        let command_line =
+            info.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+        let language = info.executable.as_deref().and_then(process_language);
+        (AttachTarget::Pid(pid), command_line, language)
     } else {
         let address = p.address.as_deref().expect("checked");
         let (host, port) = parse_address(address)?;
@@ -170,16 +167,16 @@ fn parse_address(address: &str) -> Result<(String, u16), ToolError> {
 /// The language of a process, from its executable: Python and Node by name, Go by the build
 /// information the Go linker writes into every binary, C otherwise (lldb-dap debugs any
 /// native program). `None` when the executable cannot be read.
-fn process_language(proc_dir: &Path) -> Option<&'static str> {
-    let exe = std::fs::read_link(proc_dir.join("exe")).ok()?;
+fn process_language(exe: &Path) -> Option<&'static str> {
     let name = exe.file_name()?.to_string_lossy().to_lowercase();
+    let name = name.strip_suffix(".exe").unwrap_or(&name);
     if name.starts_with("python") || name.starts_with("pypy") {
         return Some("python");
     }
     if name == "node" || name.starts_with("nodejs") {
         return Some("javascript");
     }
-    let file = std::fs::File::open(proc_dir.join("exe")).ok()?;
+    let file = std::fs::File::open(exe).ok()?;
     if elf_sections(file).iter().any(|name| name == b".go.buildinfo") {
         return Some("go");
     }
@@ -288,14 +285,14 @@ mod tests {
 
     #[test]
     fn this_binarys_sections_are_read() {
-        let file = std::fs::File::open("/proc/self/exe").unwrap();
+        let file = std::fs::File::open(std::env::current_exe().unwrap()).unwrap();
         let names = elf_sections(file);
         assert!(names.iter().any(|n| n == b".text"), "{names:?}");
     }
 
     #[test]
     fn this_process_is_native() {
-        let me = Path::new("/proc/self");
-        assert_eq!(process_language(me), Some("c"));
+        let me = locus_platform::process::inspect(std::process::id()).unwrap();
+        assert_eq!(process_language(&me.executable.unwrap()), Some("c"));
     }
 }

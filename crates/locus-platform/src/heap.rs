@@ -13,7 +13,7 @@ const WARM_BYTES: usize = 32 << 20;
 /// about 15 ms of a 100 ms parse on the 30k-line file (docs/performance.md, "first answer").
 /// The pages stay with the allocator until [`trim`]: glibc's trim threshold is raised above
 /// them, for the whole process (every arena, the index's workers' too).
-pub(crate) fn warm() {
+pub fn warm() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         use std::ffi::c_int;
@@ -38,7 +38,7 @@ pub(crate) fn warm() {
 
 /// Hands memory freed by closed documents or sessions back to the system, so resident memory
 /// falls.
-pub(crate) fn trim() {
+pub fn trim() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         unsafe extern "C" {

@@ -1,0 +1,207 @@
+//! Files and folders only the user may read, and the checks that what Locus finds in them was
+//! written by the user: on Unix an owner and a mode (0700 folders, 0600 files); on Windows an
+//! access list that names the owner and the system alone, in folders under the user's profile
+//! (whose access list already keeps other users out).
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+
+/// Creates `dir` and its missing parents, readable by the user alone (mode 0700; on Windows
+/// an access list granting the owner and the system alone).
+pub fn create_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    #[cfg(windows)]
+    windows::restrict(dir)?;
+    Ok(())
+}
+
+/// Creates the new file `path` for writing, readable by the user alone. Fails if anything
+/// is at `path` (a link planted there is never followed).
+pub fn create_new(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    #[cfg(windows)]
+    windows::restrict(path)?;
+    Ok(file)
+}
+
+/// Opens `path` for reading as a file that may have been planted: a symbolic link is refused
+/// rather than followed, and a FIFO does not block. Check what was opened with
+/// [`check_file`].
+pub fn open_untrusted(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    #[cfg(windows)]
+    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is a symbolic link"));
+    }
+    options.open(path)
+}
+
+/// Whether `dir` may hold files Locus trusts: a folder of the user that neither the group nor
+/// others may write to. `follow_links`: whether a link to such a folder is accepted (the
+/// user's `~/.cache` often is one).
+pub fn check_dir(dir: &Path, follow_links: bool) -> Result<(), String> {
+    let meta = if follow_links { std::fs::metadata(dir) } else { std::fs::symlink_metadata(dir) };
+    let meta = meta.map_err(|e| format!("cannot stat it: {e}"))?;
+    if !meta.is_dir() {
+        return Err("it is not a directory".into());
+    }
+    check_owner(&meta)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mode = meta.mode() & 0o7777;
+        if mode & 0o022 != 0 {
+            return Err(format!(
+                "its mode is {mode:04o}: other users can write to it (run `chmod 700 {}`)",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether an opened file (its metadata) is the user's alone: a regular file of the user,
+/// mode 0600 on Unix.
+pub fn check_file(meta: &Metadata) -> Result<(), String> {
+    if !meta.is_file() {
+        return Err("it is not a regular file".into());
+    }
+    check_owner(meta)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mode = meta.mode() & 0o7777;
+        if mode != 0o600 {
+            return Err(format!(
+                "its mode is {mode:04o}, not 0600 (run `chmod 600` on it, or restart the editor)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// How a folder that passed [`check_dir`] is protected, for a report: "mode 0700".
+pub fn describe_dir(meta: &Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        format!("mode {:04o}", meta.mode() & 0o7777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        "in your profile".into()
+    }
+}
+
+/// Where a file or folder is someone else's: why.
+fn check_owner(meta: &Metadata) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = crate::process::effective_uid();
+        if meta.uid() != me {
+            return Err(format!("it is owned by uid {}, not by you (uid {me})", meta.uid()));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    Ok(())
+}
+
+#[cfg(windows)]
+mod windows {
+    //! The access list of Locus's own files on Windows.
+
+    use std::io;
+    use std::os::windows::ffi::OsStrExt;
+    use std::path::Path;
+
+    use windows_sys::Win32::Foundation::LocalFree;
+    use windows_sys::Win32::Security::Authorization::{
+        ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,
+    };
+    use windows_sys::Win32::Security::{
+        DACL_SECURITY_INFORMATION, PROTECTED_DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR,
+        SetFileSecurityW,
+    };
+
+    /// Gives `path` an access list of its own (not inherited): full control for its owner
+    /// (`OW`) and the system (`SY`), inherited by what is created inside a folder.
+    pub fn restrict(path: &Path) -> io::Result<()> {
+        let sddl: Vec<u16> = "D:P(A;OICI;FA;;;OW)(A;OICI;FA;;;SY)\0".encode_utf16().collect();
+        let wide: Vec<u16> = path.as_os_str().encode_wide().chain([0]).collect();
+        let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
+        // SAFETY: both strings are NUL-terminated UTF-16; the descriptor the first call
+        // allocates is freed with LocalFree, as its documentation asks.
+        unsafe {
+            if ConvertStringSecurityDescriptorToSecurityDescriptorW(
+                sddl.as_ptr(),
+                SDDL_REVISION_1,
+                &mut descriptor,
+                std::ptr::null_mut(),
+            ) == 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            let ok = SetFileSecurityW(
+                wide.as_ptr(),
+                DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
+                descriptor,
+            );
+            let error = io::Error::last_os_error();
+            LocalFree(descriptor);
+            if ok == 0 {
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_private_folder_and_file_pass_and_a_shared_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("locus-private-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let inner = dir.join("a/b");
+        create_dir(&inner).unwrap();
+        assert_eq!(check_dir(&inner, false), Ok(()));
+        let file = inner.join("f.json");
+        drop(create_new(&file).unwrap());
+        assert!(create_new(&file).is_err(), "a second creation fails");
+        let opened = open_untrusted(&file).unwrap();
+        assert_eq!(check_file(&opened.metadata().unwrap()), Ok(()));
+
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let why = check_file(&std::fs::metadata(&file).unwrap()).unwrap_err();
+        assert!(why.contains("0644"), "{why}");
+        std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let why = check_dir(&inner, false).unwrap_err();
+        assert!(why.contains("chmod 700"), "{why}");
+
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(open_untrusted(&link).is_err(), "a link is not followed");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
