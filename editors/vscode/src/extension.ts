@@ -25,6 +25,8 @@ interface McpStatus {
   state: 'listening' | 'disabled' | 'failed';
   url?: string;
   port?: number;
+  /** The server's discovery file (where it is differs by system). */
+  discoveryFile?: string;
   message?: string;
 }
 
@@ -308,7 +310,7 @@ class Extension {
     const pid = this.child?.pid;
     if (s.state === 'listening' && pid) {
       try {
-        this.discovery = await readDiscovery(pid, 5000);
+        this.discovery = await readDiscovery(pid, 5000, process.env, s.discoveryFile);
         const d = this.discovery;
         this.forwarder = new Forwarder(async () => d);
         const listed = (await this.forwarder.listTools()).map((t: any) => ({

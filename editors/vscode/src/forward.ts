@@ -17,26 +17,47 @@ export interface Discovery {
 }
 
 /**
- * The folder of discovery files, as `locus` computes it (`mcp::discovery::dir`):
- * `$XDG_RUNTIME_DIR/locus`, else `$XDG_CACHE_HOME/locus`, else `~/.cache/locus`.
+ * The folder of discovery files, as `locus` computes it (locus-platform's `folders.rs`), for a
+ * server too old to name its file in `locus/mcpStatus`: on Linux `$XDG_RUNTIME_DIR/locus`,
+ * else `/run/user/<uid>/locus`, else `$XDG_CACHE_HOME/locus`, else `~/.cache/locus`; on macOS
+ * `$TMPDIR/locus`; on Windows `%LOCALAPPDATA%\\locus\\run`.
  */
-export function discoveryDir(env: NodeJS.ProcessEnv = process.env): string {
+export function discoveryDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const home = env.HOME || os.homedir();
+  if (platform === 'win32') {
+    const local = env.LOCALAPPDATA || path.join(env.USERPROFILE || home, 'AppData', 'Local');
+    return path.join(local, 'locus', 'run');
+  }
+  if (platform === 'darwin') {
+    return path.join(env.TMPDIR || os.tmpdir(), 'locus');
+  }
   if (env.XDG_RUNTIME_DIR) {
     return path.join(env.XDG_RUNTIME_DIR, 'locus');
+  }
+  const uid = process.getuid?.() ?? 0;
+  const session = `/run/user/${uid}`;
+  try {
+    if (fs.statSync(session).isDirectory()) {
+      return path.join(session, 'locus');
+    }
+  } catch {
+    // No session folder: the cache folder.
   }
   if (env.XDG_CACHE_HOME) {
     return path.join(env.XDG_CACHE_HOME, 'locus');
   }
-  const home = env.HOME || os.homedir();
   if (home) {
     return path.join(home, '.cache', 'locus');
   }
-  return path.join(os.tmpdir(), `locus-${process.getuid?.() ?? 0}`);
+  return path.join(os.tmpdir(), `locus-${uid}`);
 }
 
-/** Reads the discovery file of the sidecar with `pid`, waiting up to `timeoutMs` for it. */
-export async function readDiscovery(pid: number, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Discovery> {
-  const file = path.join(discoveryDir(env), `${pid}.json`);
+/**
+ * Reads the discovery file of the sidecar with `pid` (`file`, as `locus/mcpStatus` names it,
+ * else its place in {@link discoveryDir}), waiting up to `timeoutMs` for it.
+ */
+export async function readDiscovery(pid: number, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, file?: string): Promise<Discovery> {
+  file ??= path.join(discoveryDir(env), `${pid}.json`);
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {

@@ -17,10 +17,10 @@ function frame(msg: object): string {
   return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-test('discovery folder as locus computes it', () => {
-  assert.equal(discoveryDir({ XDG_RUNTIME_DIR: '/run/user/1' }), '/run/user/1/locus');
-  assert.equal(discoveryDir({ XDG_CACHE_HOME: '/c' }), '/c/locus');
-  assert.equal(discoveryDir({ HOME: '/h' }), '/h/.cache/locus');
+test('discovery folder as locus computes it, on each system', () => {
+  assert.equal(discoveryDir({ XDG_RUNTIME_DIR: '/run/user/1' }, 'linux'), '/run/user/1/locus');
+  assert.equal(discoveryDir({ XDG_RUNTIME_DIR: '/r', TMPDIR: '/var/folders/x/T/' }, 'darwin'), '/var/folders/x/T/locus');
+  assert.equal(discoveryDir({ LOCALAPPDATA: 'C:/Users/u/AppData/Local' }, 'win32'), path.join('C:/Users/u/AppData/Local', 'locus', 'run'));
 });
 
 test('tool calls forwarded over MCP answer what locus call answers', { timeout: 60000 }, async () => {
@@ -45,7 +45,12 @@ test('tool calls forwarded over MCP answer what locus call answers', { timeout: 
     child.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'typescript', version: 1, text: fs.readFileSync(file, 'utf8') } } }));
     child.stdin.write(frame({ jsonrpc: '2.0', method: 'locus/didChangeActiveEditor', params: { textDocument: { uri }, focused: true } }));
     child.stdin.write(frame({ jsonrpc: '2.0', method: 'locus/didChangeCursor', params: { textDocument: { uri, version: 1 }, position: { line: 2, character: 4 } } }));
-    const d = await readDiscovery(child.pid!, 10000, env);
+    // The server names its discovery file in locus/mcpStatus.
+    const statusDeadline = Date.now() + 10000;
+    while (!out.includes('locus/mcpStatus') && Date.now() < statusDeadline) await new Promise((res) => setTimeout(res, 20));
+    const status = out.split(/Content-Length: \d+\r\n\r\n/).map((b) => { try { return JSON.parse(b); } catch { return undefined; } }).find((m) => m?.method === 'locus/mcpStatus');
+    assert.equal(status?.params?.discoveryFile, path.join(runtime, 'locus', `${child.pid}.json`), out);
+    const d = await readDiscovery(child.pid!, 10000, env, status.params.discoveryFile);
     const f = new Forwarder(async () => d, 'forward-test');
     const tools = await f.listTools();
     assert.ok(tools.some((t) => t.name === 'editor_get_context'));

@@ -207,21 +207,42 @@ function M.stop()
   M.state.mcp = {}
 end
 
---- The directory `locus lsp` writes its discovery files to (`<pid>.json`).
+--- The directory `locus lsp` writes its discovery files to (`<pid>.json`), as Locus decides it
+--- on each system; used when no server named its file in locus/mcpStatus.
 ---@return string
 function M.discovery_dir()
   local function env(k)
     local v = vim.env[k]
     return v ~= nil and v ~= '' and v or nil
   end
+  if vim.fn.has('win32') == 1 then
+    local local_app_data = env('LOCALAPPDATA')
+      or vim.fs.joinpath(env('USERPROFILE') or vim.uv.os_homedir(), 'AppData', 'Local')
+    return vim.fs.joinpath(local_app_data, 'locus', 'run')
+  elseif vim.fn.has('mac') == 1 then
+    return vim.fs.joinpath(env('TMPDIR') or vim.uv.os_tmpdir(), 'locus')
+  end
   if env('XDG_RUNTIME_DIR') then
     return vim.fs.joinpath(env('XDG_RUNTIME_DIR'), 'locus')
+  end
+  local session = '/run/user/' .. vim.uv.getuid()
+  if vim.fn.isdirectory(session) == 1 then
+    return vim.fs.joinpath(session, 'locus')
   elseif env('XDG_CACHE_HOME') then
     return vim.fs.joinpath(env('XDG_CACHE_HOME'), 'locus')
   elseif env('HOME') then
     return vim.fs.joinpath(env('HOME'), '.cache', 'locus')
   end
-  return vim.fs.joinpath(vim.uv.os_tmpdir(), 'locus')
+  return vim.fs.joinpath(vim.uv.os_tmpdir(), 'locus-' .. vim.uv.getuid())
+end
+
+--- The discovery record in `path`, if it reads as one.
+---@param path string
+---@return table?
+local function read_record(path)
+  local okf, lines = pcall(vim.fn.readfile, path)
+  local okj, record = pcall(vim.json.decode, okf and table.concat(lines, '\n') or '')
+  return okj and type(record) == 'table' and record or nil
 end
 
 ---@class locus.Discovery
@@ -229,11 +250,19 @@ end
 ---@field record table What it holds: `{pid, url, ...}`.
 
 --- The discovery record of `client`'s `locus lsp` (its `<pid>.json`: `{pid, url, ...}`) and the
---- file's path, found among the files of processes whose parent is this Neovim, by workspace
---- folders; nil when there is none.
+--- file's path: the file its locus/mcpStatus named, else found among the files of processes
+--- whose parent is this Neovim, by workspace folders; nil when there is none.
 ---@param client? vim.lsp.Client
 ---@return locus.Discovery?
 function M.discovery(client)
+  -- The file the server named in locus/mcpStatus, on every system.
+  local status = client and M.state.mcp[client.id]
+  if status and type(status.discoveryFile) == 'string' then
+    local record = read_record(status.discoveryFile)
+    if record then
+      return { path = status.discoveryFile, record = record }
+    end
+  end
   local dir = M.discovery_dir()
   local mine = vim.fn.getpid()
   local folders = {}
@@ -247,9 +276,8 @@ function M.discovery(client)
       local okp, proc = pcall(api.nvim_get_proc, pid)
       if okp and type(proc) == 'table' and proc.ppid == mine then
         local path = vim.fs.joinpath(dir, name)
-        local okf, lines = pcall(vim.fn.readfile, path)
-        local okj, record = pcall(vim.json.decode, okf and table.concat(lines, '\n') or '')
-        if okj and type(record) == 'table' then
+        local record = read_record(path)
+        if record then
           local match = next(folders) == nil
           for _, f in ipairs(type(record.workspaceFolders) == 'table' and record.workspaceFolders or {}) do
             local p = type(f) == 'table' and (f.path or (f.uri and vim.uri_to_fname(f.uri))) or f
