@@ -48,7 +48,7 @@ impl Workspace {
                 };
                 let shown = normalize(&absolute);
                 let mut forms = vec![shown.clone()];
-                if let Ok(real) = std::fs::canonicalize(&shown)
+                if let Ok(real) = locus_platform::path::canonicalize(&shown)
                     && real != shown
                 {
                     forms.push(real);
@@ -148,27 +148,13 @@ pub(crate) fn claude_escape(path: &Path) -> String {
 }
 
 /// The path of a `file://` URI (percent-decoded); `None` for other schemes (remote
-/// workspaces, untitled windows).
+/// workspaces, untitled windows), and for a host (a UNC share) except on Windows.
 pub(crate) fn file_uri_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
-    // `file:///c%3A/x` on Windows, `file:///home/x` elsewhere; an authority is a UNC host.
-    let rest = if rest.starts_with('/') { rest } else { return None };
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(v) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?, 16)
-        {
-            out.push(v);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
+    if !rest.starts_with('/') && locus_platform::Os::HOST != locus_platform::Os::Windows {
+        return None;
     }
-    Some(PathBuf::from(String::from_utf8(out).ok()?))
+    locus_platform::file_uri::path_of(uri)
 }
 
 /// The name Gemini CLI's older releases give a project's directory

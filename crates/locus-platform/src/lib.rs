@@ -1,7 +1,9 @@
 //! Every difference between the systems Locus runs on — Linux, macOS and Windows — behind one
 //! small API, so that no other crate carries a `cfg` for an operating system:
 //!
+//! - [`path`]: canonical paths as users and editors write them;
 //! - [`folders`]: where the user's caches and the discovery files live;
+//! - [`file_uri`]: `file:` URIs and the paths they name (drive letters, UNC, `\`);
 //! - [`file_identity`]: what tells a file's content changed without reading it;
 //! - [`heap`]: the C allocator's tuning where Locus knows more than it (glibc);
 //! - [`private`]: files and folders only the user may read, and the checks that a file found
@@ -15,9 +17,11 @@
 //! [`Os`] and what was read of the machine, so that their tests run for every system on any.
 
 pub mod file_identity;
+pub mod file_uri;
 pub mod folders;
 pub mod group;
 pub mod heap;
+pub mod path;
 pub mod private;
 pub mod process;
 pub mod program;

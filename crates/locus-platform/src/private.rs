@@ -95,6 +95,9 @@ pub fn check_file(meta: &Metadata) -> Result<(), String> {
     Ok(())
 }
 
+/// How [`create_dir`] protects a folder, for a report.
+pub const PROTECTION: &str = if cfg!(unix) { "mode 0700" } else { "readable by you alone" };
+
 /// How a folder that passed [`check_dir`] is protected, for a report: "mode 0700".
 pub fn describe_dir(meta: &Metadata) -> String {
     #[cfg(unix)]

@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("locus-platform", &[]),
     ("locus-doc", &[]),
     ("locus-fixture", &[]),
-    ("locus-dialog", &[]),
+    ("locus-dialog", &["locus-platform"]),
     // The DAP client: a protocol crate at the edge, a leaf; the tool layer may drive it.
     ("locus-dap", &["locus-platform"]),
     ("locus-scopes", &["locus-platform", "locus-doc"]),
@@ -889,6 +889,8 @@ const OS_SPECIFIC: &[&str] = &[
     "windows_sys::",
     "std::os::unix",
     "std::os::windows",
+    // Verbatim `\\?\` paths on Windows: use locus_platform::path::canonicalize.
+    "fs::canonicalize",
 ];
 
 /// The shipped code of `text`: without its `#[cfg(test)]` module, which by the house's

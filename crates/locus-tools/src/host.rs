@@ -254,8 +254,9 @@ impl Host for Detached {
         }
         let index = self.index.get_or_init(|| {
             let folders = self.status().workspace_folders;
-            let folders =
-                folders.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()));
+            let folders = folders
+                .iter()
+                .map(|f| locus_platform::path::canonicalize(f).unwrap_or_else(|_| f.clone()));
             let config = locus_index::Config::standard();
             // As this host's own warnings go (the index itself never prints).
             config.warnings.set_sink(|m| eprintln!("locus: symbol index: warning: {m}"));

@@ -320,7 +320,7 @@ fn refuse_roots(folders: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let home = locus_platform::folders::home();
     let same = |a: &Path, b: &Path| {
         a == b
-            || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+            || matches!((locus_platform::path::canonicalize(a), locus_platform::path::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
     };
     folders.into_iter().partition(|f| {
         let root = f.parent().is_none();

@@ -51,7 +51,7 @@ fn workspace_dir(v: &str) -> Result<PathBuf, String> {
     if !dir.is_dir() {
         return Err("not a directory".into());
     }
-    Ok(std::fs::canonicalize(&dir).unwrap_or(dir))
+    Ok(locus_platform::path::canonicalize(&dir).unwrap_or(dir))
 }
 
 fn timeout_ms(v: &str) -> Result<Duration, String> {

@@ -133,7 +133,9 @@ impl Env {
     /// `path` with the home folder written `~`.
     fn show(&self, path: &Path) -> String {
         match path.strip_prefix(&self.home) {
-            Ok(rest) if !self.home.as_os_str().is_empty() => format!("~/{}", rest.display()),
+            Ok(rest) if !self.home.as_os_str().is_empty() => {
+                format!("~{}{}", std::path::MAIN_SEPARATOR, rest.display())
+            }
             _ => path.display().to_string(),
         }
     }
@@ -160,13 +162,13 @@ fn on_path(name: &str) -> Option<PathBuf> {
 
 fn binary(env: &Env) -> Check {
     let version = env!("CARGO_PKG_VERSION");
-    let me = std::env::current_exe().ok().and_then(|p| std::fs::canonicalize(p).ok());
+    let me = std::env::current_exe().ok().and_then(|p| locus_platform::path::canonicalize(p).ok());
     let shown = me.as_deref().map_or_else(|| "(unknown path)".to_string(), |p| env.show(p));
     let name = format!("locus {version}");
     match on_path("locus") {
         None => Check::new("locus", name, Status::Problem, format!("{shown}, but no `locus` is on PATH"))
             .fix("editors and agents start `locus` by name: put its folder on PATH, or link it into ~/.local/bin"),
-        Some(found) if std::fs::canonicalize(&found).ok() == me => {
+        Some(found) if locus_platform::path::canonicalize(&found).ok() == me => {
             Check::new("locus", name, Status::Ok, format!("{shown} (the `locus` on PATH)"))
         }
         Some(found) => {
@@ -198,7 +200,10 @@ fn runtime_dir(env: &Env) -> Check {
             "runtime",
             name,
             Status::Ok,
-            format!("{shown} does not exist yet; the first `locus lsp` creates it (mode 0700)"),
+            format!(
+                "{shown} does not exist yet; the first `locus lsp` creates it ({})",
+                locus_platform::private::PROTECTION
+            ),
         ),
         Ok(meta) => match discovery::check_dir(&dir) {
             Ok(()) => Check::new(

@@ -94,7 +94,10 @@ pub fn load(path: &Path) -> Result<Source, CliError> {
 }
 
 fn absolute(path: &Path) -> String {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+    locus_platform::path::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// `locus context`: the editorContext of each position, one JSON object per line.

@@ -305,7 +305,7 @@ pub fn choose<'a>(records: &'a [Record], dir: &Path) -> Option<&'a Record> {
 }
 
 fn normalize(p: &Path) -> PathBuf {
-    fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    locus_platform::path::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 #[cfg(test)]

@@ -370,7 +370,7 @@ pub(super) fn find_path(
         if let Some(uri) = by_path(c).or_else(|| by_path(&normalize(c))) {
             return Some(uri);
         }
-        if let Ok(canonical) = std::fs::canonicalize(c)
+        if let Ok(canonical) = locus_platform::path::canonicalize(c)
             && let Some(uri) = by_path(&canonical)
         {
             return Some(uri);

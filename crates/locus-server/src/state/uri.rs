@@ -6,38 +6,11 @@ pub(super) fn key_of(uri: &str) -> String {
     if uri.starts_with("file:") { path_of(uri) } else { uri.to_string() }
 }
 
-/// The path of a `file:` URI (percent-decoded); other URIs are their own path.
+/// The path of a `file:` URI (percent-decoded; on Windows with its drive and `\`); other
+/// URIs are their own path.
 pub fn path_of(uri: &str) -> String {
-    let Some(rest) = uri.strip_prefix("file:") else {
-        return uri.to_string();
-    };
-    // file:///abs, file://host/abs (host ignored), file:/abs
-    let rest = match rest.strip_prefix("//") {
-        Some(after) => match after.find('/') {
-            Some(i) => &after[i..],
-            None => "/",
-        },
-        None => rest,
-    };
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    percent_decode(rest)
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = |b: u8| (b as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
+    match locus_platform::file_uri::path_of(uri) {
+        Some(path) => path.to_string_lossy().into_owned(),
+        None => uri.to_string(),
     }
-    String::from_utf8_lossy(&out).into_owned()
 }

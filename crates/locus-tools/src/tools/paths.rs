@@ -36,7 +36,7 @@ pub(crate) fn resolve_file(cx: &Cx, path: &str) -> Result<PathBuf, ToolError> {
     let mut folder = None;
     for c in &candidates {
         if cx.host.document(c).is_some() || c.is_file() {
-            return Ok(std::fs::canonicalize(c).unwrap_or_else(|_| c.clone()));
+            return Ok(locus_platform::path::canonicalize(c).unwrap_or_else(|_| c.clone()));
         }
         if folder.is_none() && c.is_dir() {
             folder = Some(c.clone());

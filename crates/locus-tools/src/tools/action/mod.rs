@@ -316,17 +316,12 @@ fn from_lsp(doc: Option<&Document>, p: &Value, encoding: PositionEncoding) -> Po
 
 /// `file://` URI of an absolute path.
 fn uri_of(path: &Path) -> String {
-    url::Url::from_file_path(path)
-        .map(String::from)
-        .unwrap_or_else(|()| format!("file://{}", path.display()))
+    locus_platform::file_uri::uri_of(path)
 }
 
 /// The path of a `file:` URI (the URI itself for other schemes).
 fn path_of(uri: &str) -> String {
-    url::Url::parse(uri)
-        .ok()
-        .filter(|u| u.scheme() == "file")
-        .and_then(|u| u.to_file_path().ok())
+    locus_platform::file_uri::path_of(uri)
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| uri.to_string())
 }

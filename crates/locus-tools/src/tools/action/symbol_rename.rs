@@ -261,8 +261,8 @@ fn find_by_name(cx: &Cx, file: &FileText, name: &str) -> Result<(u32, u32), Tool
 fn cursor_offset(cx: &Cx, file: &FileText) -> Option<usize> {
     let ctx = cx.editor_context.as_deref()?;
     let path = ctx.file.file_path()?;
-    let same =
-        Path::new(path) == file.path || std::fs::canonicalize(path).is_ok_and(|p| p == file.path);
+    let same = Path::new(path) == file.path
+        || locus_platform::path::canonicalize(path).is_ok_and(|p| p == file.path);
     if !same {
         return None;
     }

@@ -352,7 +352,7 @@ pub(crate) fn resolve(cx: &Cx, path: &str) -> PathBuf {
     let candidates = crate::tools::paths::candidates(cx, given);
     for c in &candidates {
         if c.exists() {
-            return std::fs::canonicalize(c).unwrap_or_else(|_| c.clone());
+            return locus_platform::path::canonicalize(c).unwrap_or_else(|_| c.clone());
         }
     }
     candidates.into_iter().next().unwrap_or_else(|| given.to_path_buf())
