@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 # fails here, before the long suites (rustfmt.toml and [workspace.lints] say what is checked).
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
-# Every crate type-checks for macOS (arm64, x86_64): the code's platform branches compile.
+# Every crate type-checks for macOS (arm64, x86_64) and Windows (x86_64): the platform
+# layer's branches compile.
 bash scripts/check-targets.sh
 
 # The real peers, installed before any suite: some Rust suites drive them too (locus-dap's
@@ -42,3 +43,10 @@ cargo build -p locus-server
 (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error && npm test)  # the VS Code extension's unit tests (forwarding runs target/debug/locus)
 PATH="$PEERS_BIN:$PATH" LOCUS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/locus" \
   "$PEERS_BIN/pytest" -q tests/e2e
+
+# Windows: the x86_64-pc-windows-gnu build under Wine, driven as on Linux (tests/wine: the CLI,
+# `locus lsp` with a scripted client, `locus mcp` with the Python MCP SDK, discovery and token).
+bash scripts/install-wine.sh
+cargo build -p locus-server --locked --target x86_64-pc-windows-gnu
+PATH="$PEERS_BIN:$PATH" LOCUS_WINDOWS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/x86_64-pc-windows-gnu/debug/locus.exe" \
+  "$PEERS_BIN/pytest" -q tests/wine

@@ -1,6 +1,6 @@
 //! Files and folders only the user may read, and the checks that what Locus finds in them was
 //! written by the user: on Unix an owner and a mode (0700 folders, 0600 files); on Windows an
-//! access list that names the owner and the system alone, in folders under the user's profile
+//! access list that names the user and the system alone, in folders under the user's profile
 //! (whose access list already keeps other users out).
 
 use std::fs::{File, Metadata, OpenOptions};
@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 /// Creates `dir` and its missing parents, readable by the user alone (mode 0700; on Windows
-/// an access list granting the owner and the system alone).
+/// an access list granting the user and the system alone).
 pub fn create_dir(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
@@ -135,19 +135,23 @@ mod windows {
     use std::os::windows::ffi::OsStrExt;
     use std::path::Path;
 
-    use windows_sys::Win32::Foundation::LocalFree;
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
     use windows_sys::Win32::Security::Authorization::{
-        ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,
+        ConvertSidToStringSidW, ConvertStringSecurityDescriptorToSecurityDescriptorW,
+        SDDL_REVISION_1,
     };
     use windows_sys::Win32::Security::{
-        DACL_SECURITY_INFORMATION, PROTECTED_DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR,
-        SetFileSecurityW,
+        DACL_SECURITY_INFORMATION, GetTokenInformation, PROTECTED_DACL_SECURITY_INFORMATION,
+        PSECURITY_DESCRIPTOR, SetFileSecurityW, TOKEN_QUERY, TOKEN_USER, TokenUser,
     };
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 
-    /// Gives `path` an access list of its own (not inherited): full control for its owner
-    /// (`OW`) and the system (`SY`), inherited by what is created inside a folder.
+    /// Gives `path` an access list of its own (not inherited): full control for the user
+    /// this process runs as and for the system (`SY`), inherited by what is created inside a
+    /// folder.
     pub fn restrict(path: &Path) -> io::Result<()> {
-        let sddl: Vec<u16> = "D:P(A;OICI;FA;;;OW)(A;OICI;FA;;;SY)\0".encode_utf16().collect();
+        let sddl = format!("D:P(A;OICI;FA;;;{})(A;OICI;FA;;;SY)", user_sid()?);
+        let sddl: Vec<u16> = sddl.encode_utf16().chain([0]).collect();
         let wide: Vec<u16> = path.as_os_str().encode_wide().chain([0]).collect();
         let mut descriptor: PSECURITY_DESCRIPTOR = std::ptr::null_mut();
         // SAFETY: both strings are NUL-terminated UTF-16; the descriptor the first call
@@ -174,6 +178,41 @@ mod windows {
             }
         }
         Ok(())
+    }
+
+    /// The SID of the user this process runs as, in its string form (`S-1-5-21-…`).
+    fn user_sid() -> io::Result<String> {
+        // SAFETY: the token is closed on every path; the buffer is as long as the call is
+        // told, and the string ConvertSidToStringSidW allocates is freed with LocalFree.
+        unsafe {
+            let mut token: HANDLE = std::ptr::null_mut();
+            if OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) == 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let mut buf = vec![0u64; 64];
+            let mut len = 0u32;
+            let ok = GetTokenInformation(
+                token,
+                TokenUser,
+                buf.as_mut_ptr().cast(),
+                (buf.len() * 8) as u32,
+                &mut len,
+            );
+            let error = io::Error::last_os_error();
+            CloseHandle(token);
+            if ok == 0 {
+                return Err(error);
+            }
+            let user = &*(buf.as_ptr() as *const TOKEN_USER);
+            let mut text: *mut u16 = std::ptr::null_mut();
+            if ConvertSidToStringSidW(user.User.Sid, &mut text) == 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let len = (0..).take_while(|&i| *text.add(i) != 0).count();
+            let sid = String::from_utf16_lossy(std::slice::from_raw_parts(text, len));
+            LocalFree(text.cast());
+            Ok(sid)
+        }
     }
 }
 

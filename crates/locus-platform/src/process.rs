@@ -16,10 +16,14 @@ pub struct ProcessInfo {
     pub owner: String,
     /// Its executable, when readable.
     pub executable: Option<PathBuf>,
-    /// Its arguments, the program's name first (empty when unreadable).
-    pub args: Vec<OsString>,
+    /// Its arguments, the program's name first; `None` where the system does not show them
+    /// (Windows).
+    pub args: Option<Vec<OsString>>,
     /// Whether it runs the very file this process runs (same device and inode, or path).
     pub runs_this_executable: bool,
+    /// When it started, where the system says (Windows): a process that started after a file
+    /// naming its id was written is not that file's process, but one that reuses its id.
+    pub started: Option<std::time::SystemTime>,
 }
 
 /// Whether process `pid` exists and has not exited. A zombie (exited, not yet reaped by its
@@ -50,8 +54,7 @@ pub fn inspect(pid: u32) -> Option<ProcessInfo> {
     }
     #[cfg(windows)]
     {
-        let _ = pid;
-        None
+        windows::inspect(pid)
     }
 }
 
@@ -207,8 +210,9 @@ mod unix {
                 mine: Some(uid == me),
                 owner: format!("uid {uid}"),
                 executable,
-                args,
+                args: Some(args),
                 runs_this_executable,
+                started: None,
             })
         }
         #[cfg(target_os = "macos")]
@@ -224,8 +228,9 @@ mod unix {
                 mine: Some(info.pbi_uid == me),
                 owner: format!("uid {}", info.pbi_uid),
                 executable,
-                args: macos::arguments(pid).unwrap_or_default(),
+                args: macos::arguments(pid),
                 runs_this_executable,
+                started: None,
             })
         }
         #[cfg(not(any(target_os = "linux", target_os = "macos")))]
@@ -362,11 +367,66 @@ mod unix {
 
 #[cfg(windows)]
 mod windows {
-    use windows_sys::Win32::Foundation::{CloseHandle, STILL_ACTIVE};
+    use super::ProcessInfo;
+    use std::os::windows::ffi::OsStringExt;
+    use std::path::PathBuf;
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    use windows_sys::Win32::Foundation::{CloseHandle, FILETIME, STILL_ACTIVE};
     use windows_sys::Win32::System::Threading::{
-        GetCurrentThread, GetExitCodeProcess, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
-        PROCESS_TERMINATE, SetThreadPriority, THREAD_PRIORITY_BELOW_NORMAL, TerminateProcess,
+        GetCurrentThread, GetExitCodeProcess, GetProcessTimes, OpenProcess, PROCESS_NAME_WIN32,
+        PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_TERMINATE, QueryFullProcessImageNameW,
+        SetThreadPriority, THREAD_PRIORITY_BELOW_NORMAL, TerminateProcess,
     };
+
+    /// The executable and start time of `pid`; its arguments stay unknown (reading them takes
+    /// another process's memory).
+    pub fn inspect(pid: u32) -> Option<ProcessInfo> {
+        // SAFETY: the handle OpenProcess returns is closed before returning; the buffers are
+        // as long as the calls are told.
+        unsafe {
+            let handle = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+            if handle.is_null() {
+                return None;
+            }
+            let mut name = vec![0u16; 32 * 1024];
+            let mut len = name.len() as u32;
+            let executable = (QueryFullProcessImageNameW(
+                handle,
+                PROCESS_NAME_WIN32,
+                name.as_mut_ptr(),
+                &mut len,
+            ) != 0)
+                .then(|| PathBuf::from(std::ffi::OsString::from_wide(&name[..len as usize])));
+            let zero = FILETIME { dwLowDateTime: 0, dwHighDateTime: 0 };
+            let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
+            let started =
+                (GetProcessTimes(handle, &mut created, &mut exited, &mut kernel, &mut user) != 0)
+                    .then(|| system_time(created))
+                    .flatten();
+            CloseHandle(handle);
+            let this = std::env::current_exe().ok();
+            let same = |a: &PathBuf, b: &PathBuf| {
+                a.to_string_lossy().to_lowercase() == b.to_string_lossy().to_lowercase()
+            };
+            Some(ProcessInfo {
+                mine: None,
+                owner: String::new(),
+                runs_this_executable: matches!((&executable, &this), (Some(a), Some(b)) if same(a, b)),
+                executable,
+                args: None,
+                started,
+            })
+        }
+    }
+
+    /// A FILETIME (100 ns since 1601) as a system time.
+    fn system_time(t: FILETIME) -> Option<SystemTime> {
+        let ticks = (u64::from(t.dwHighDateTime) << 32) | u64::from(t.dwLowDateTime);
+        let since_1601 = Duration::from_nanos(ticks.checked_mul(100)?);
+        let epoch_offset = Duration::from_secs(11_644_473_600);
+        Some(UNIX_EPOCH + since_1601.checked_sub(epoch_offset)?)
+    }
 
     pub fn alive(pid: u32) -> bool {
         // SAFETY: the handle OpenProcess returns is closed before returning.

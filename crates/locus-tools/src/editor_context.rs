@@ -62,11 +62,14 @@ pub(crate) fn serialize<S: Serializer>(
 /// What an editor's tab shows: a file's base name, or the part of another URI after its scheme
 /// and any slashes (`untitled:Untitled-1` → `Untitled-1`).
 fn file_name(file: &FileInfo) -> String {
-    let whole = match &file.uri {
-        Some(uri) if !uri.starts_with("file:") => {
-            uri.split_once(':').map_or(uri.as_str(), |(_, rest)| rest)
-        }
-        _ => file.path.as_str(),
+    let other_uri = file.uri.as_deref().filter(|uri| !uri.starts_with("file:"));
+    let whole = match other_uri {
+        Some(uri) => uri.split_once(':').map_or(uri, |(_, rest)| rest),
+        // A path's last component, as the system separates them (`\` too on Windows).
+        None => match std::path::Path::new(&file.path).file_name() {
+            Some(name) => return name.to_string_lossy().into_owned(),
+            None => file.path.as_str(),
+        },
     };
     let trimmed = whole.trim_end_matches('/');
     trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(trimmed).to_string()

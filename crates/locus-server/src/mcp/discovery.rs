@@ -39,6 +39,10 @@ pub struct Record {
     pub version: String,
     /// When the sidecar started (RFC 3339).
     pub started_at: String,
+    /// When the sidecar started, in milliseconds since the Unix epoch (0 in files of older
+    /// versions): a process that started later reuses the pid.
+    #[serde(default)]
+    pub started_ms: u64,
     /// When the editor last sent anything, in milliseconds since the Unix epoch (updated at
     /// most once a second): breaks ties between sidecars serving the same folder.
     #[serde(default)]
@@ -213,7 +217,7 @@ fn read_trusted(path: &Path, pid: u32) -> Result<Record, Refusal> {
             record.url
         )));
     }
-    sidecar_of_user(pid).map_err(Refusal::Stale)?;
+    sidecar_of_user(pid, record.started_ms).map_err(Refusal::Stale)?;
     Ok(record)
 }
 
@@ -247,12 +251,20 @@ pub fn is_loopback_url(url: &str) -> bool {
 /// pid reused), so the name test errs on the side of Locus: an editor started from a renamed
 /// binary was once taken for another program, and `locus status` deleted its live sidecar's
 /// file.
-fn sidecar_of_user(pid: u32) -> Result<(), String> {
+fn sidecar_of_user(pid: u32, started_ms: u64) -> Result<(), String> {
     let Some(info) = process::inspect(pid) else {
         return if process::alive(pid) { Ok(()) } else { Err(format!("pid {pid} is gone")) };
     };
     if info.mine == Some(false) {
         return Err(format!("pid {pid} belongs to {}, not to you", info.owner));
+    }
+    // Windows reuses ids at once: a process younger than the file is another.
+    let started = info.started.and_then(|t| t.duration_since(UNIX_EPOCH).ok());
+    if let Some(started) = started
+        && started_ms > 0
+        && started.as_millis() as u64 > started_ms + 1000
+    {
+        return Err(format!("pid {pid} started after its sidecar wrote this file"));
     }
     let base = |p: &std::ffi::OsStr| -> String {
         let text = p.to_string_lossy();
@@ -260,12 +272,16 @@ fn sidecar_of_user(pid: u32) -> Result<(), String> {
         // A binary replaced while it runs (a rebuild) reads as `locus (deleted)`.
         name.strip_suffix(" (deleted)").map(str::to_string).unwrap_or(name)
     };
+    let args = info.args.as_deref().unwrap_or_default();
     let named_locus = match &info.executable {
         Some(exe) => base(exe.as_os_str()).starts_with("locus"),
-        None => info.args.first().is_some_and(|a| base(a).starts_with("locus")),
+        None => args.first().is_some_and(|a| base(a).starts_with("locus")),
     } || info.runs_this_executable;
     let what = || {
-        let line = info.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+        let line = match &info.executable {
+            Some(exe) if args.is_empty() => exe.display().to_string(),
+            _ => args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "),
+        };
         match line.char_indices().nth(60) {
             Some((at, _)) => format!("{}…", &line[..at]),
             None => line,
@@ -274,7 +290,8 @@ fn sidecar_of_user(pid: u32) -> Result<(), String> {
     if !named_locus {
         return Err(format!("pid {pid} is `{}`, not Locus", what()));
     }
-    if !info.args.iter().skip(1).any(|a| a == "lsp") {
+    // Where the system hides the arguments, the name is all there is.
+    if info.args.is_some() && !args.iter().skip(1).any(|a| a == "lsp") {
         return Err(format!("pid {pid} is `{}`, not `locus lsp`", what()));
     }
     Ok(())
@@ -321,6 +338,7 @@ mod tests {
             editor: None,
             version: String::new(),
             started_at: String::new(),
+            started_ms: 0,
             last_active_ms: active,
         }
     }

@@ -85,6 +85,7 @@ impl Sidecar {
             started_at: locus_tools::rfc3339(
                 started.duration_since(UNIX_EPOCH).unwrap_or_default(),
             ),
+            started_ms: started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
             last_active_ms: info.last_active_ms.load(Ordering::Relaxed),
         };
         let path = discovery::write(&record)?;

@@ -80,8 +80,10 @@ async fn attach(d: &Debugger, p: AttachParams, cx: &Cx) -> Result<Value, ToolErr
                 .with_details(json!({"pid": pid})));
         }
         let info = info.unwrap_or_default();
-        let command_line =
-            info.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ");
+        let command_line = match &info.args {
+            Some(args) => args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "),
+            None => info.executable.as_deref().map(|e| e.display().to_string()).unwrap_or_default(),
+        };
         let language = info.executable.as_deref().and_then(process_language);
         (AttachTarget::Pid(pid), command_line, language)
     } else {
