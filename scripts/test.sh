@@ -44,9 +44,7 @@ cargo build -p locus-server
 PATH="$PEERS_BIN:$PATH" LOCUS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/locus" \
   "$PEERS_BIN/pytest" -q tests/e2e
 
-# Windows: the x86_64-pc-windows-gnu build under Wine, driven as on Linux (tests/wine: the CLI,
-# `locus lsp` with a scripted client, `locus mcp` with the Python MCP SDK, discovery and token).
-bash scripts/install-wine.sh
-cargo build -p locus-server --locked --target x86_64-pc-windows-gnu
-PATH="$PEERS_BIN:$PATH" LOCUS_WINDOWS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/x86_64-pc-windows-gnu/debug/locus.exe" \
-  "$PEERS_BIN/pytest" -q tests/wine
+# Windows: the x86_64-pc-windows-gnu build under Wine, driven as on Linux (the platform
+# layer's tests; tests/wine: the CLI, `locus lsp` with a scripted client, `locus mcp` with the
+# Python MCP SDK, discovery and token).
+bash scripts/test-windows.sh

@@ -253,60 +253,118 @@ mod windows {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::BufRead;
     use std::time::{Duration, Instant};
 
-    fn started_group() -> (std::process::Child, u32) {
+    const ROLE: &str = "LOCUS_PLATFORM_GROUP_ROLE";
+
+    /// This test binary run again as a helper process in `role` (see
+    /// [`helper_process_for_other_tests`]).
+    fn helper(role: &str) -> std::process::Command {
+        let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+        command
+            .args(["--exact", "group::tests::helper_process_for_other_tests", "--nocapture"])
+            .env(ROLE, role)
+            .stdin(std::process::Stdio::null());
+        command
+    }
+
+    /// Not a test of its own: what a helper process does. `sleep`: sleeps. `owner`: starts a
+    /// sleeping helper as its group, prints its id, and sleeps, as Locus holds an adapter.
+    #[test]
+    fn helper_process_for_other_tests() {
+        match std::env::var(ROLE).as_deref() {
+            Ok("sleep") => std::thread::sleep(Duration::from_secs(300)),
+            Ok("owner") => {
+                let mut command = helper("sleep");
+                command.stdout(std::process::Stdio::null());
+                prepare(&mut command);
+                let child = command.spawn().unwrap();
+                let _group = ProcessGroup::adopt(child.id());
+                println!("sleeper {}", child.id());
+                std::thread::sleep(Duration::from_secs(300));
+            }
+            _ => {}
+        }
+    }
+
+    /// Waits (a generous bound) until process `pid` is gone.
+    fn gone_within(pid: u32, bound: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < bound {
+            if !crate::process::alive(pid) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+
+    /// Locus killed outright (SIGKILL, TerminateProcess) takes its adapters along: the death
+    /// signal on Linux, the lifeline on macOS, the job object on Windows.
+    #[test]
+    fn a_killed_owner_takes_its_group_along() {
+        let mut owner = helper("owner").stdout(std::process::Stdio::piped()).spawn().unwrap();
+        let out = std::io::BufReader::new(owner.stdout.take().unwrap());
+        let sleeper = out
+            .lines()
+            .map_while(Result::ok)
+            .find_map(|l| l.strip_prefix("sleeper ").and_then(|n| n.trim().parse::<u32>().ok()))
+            .expect("the owner names its sleeper");
+        assert!(crate::process::alive(sleeper), "the sleeper runs while its owner does");
+        owner.kill().unwrap();
+        owner.wait().unwrap();
+        assert!(gone_within(sleeper, Duration::from_secs(30)), "the sleeper outlived its owner");
+    }
+
+    #[test]
+    fn killing_the_group_ends_its_leader() {
+        let mut command = helper("sleep");
+        command.stdout(std::process::Stdio::null());
+        prepare(&mut command);
+        let child = command.spawn().unwrap();
+        let pid = child.id();
+        let group = ProcessGroup::adopt(pid);
+        group.kill();
+        assert!(gone_within(pid, Duration::from_secs(30)));
+    }
+
+    /// macOS's tie, tried here: the lifeline kills the group when Locus's end of its pipe
+    /// closes as it would when Locus is killed.
+    #[cfg(unix)]
+    #[test]
+    fn a_lifeline_kills_the_group_when_its_pipe_closes() {
+        let mut command = std::process::Command::new("sleep");
+        command.arg("300");
+        prepare(&mut command);
+        let mut child = command.spawn().unwrap();
+        let group = ProcessGroup::adopt_with(child.id(), Tie::Lifeline);
+        assert!(group.lifeline.lock().unwrap().is_some(), "the lifeline started");
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(child.try_wait().unwrap().is_none(), "the group lives while Locus does");
+        group.orphan();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(child.try_wait().unwrap().is_some(), "the lifeline killed it");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_orderly_end_cuts_the_lifeline() {
         let mut command = std::process::Command::new("sleep");
         command.arg("300");
         prepare(&mut command);
         let child = command.spawn().unwrap();
         let pid = child.id();
-        (child, pid)
-    }
-
-    /// Waits (a generous bound) until `child` has exited.
-    fn ended_within(child: &mut std::process::Child, bound: Duration) -> bool {
-        let start = Instant::now();
-        while start.elapsed() < bound {
-            if child.try_wait().unwrap().is_some() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        false
-    }
-
-    #[test]
-    fn killing_the_group_ends_its_leader() {
-        let (mut child, pid) = started_group();
-        let group = ProcessGroup::adopt(pid);
-        group.kill();
-        assert!(ended_within(&mut child, Duration::from_secs(20)));
-    }
-
-    /// macOS's tie, tried here: the lifeline kills the group when Locus's end of its pipe
-    /// closes as it would when Locus is killed.
-    #[test]
-    fn a_lifeline_kills_the_group_when_its_pipe_closes() {
-        let (mut child, pid) = started_group();
-        let group = ProcessGroup::adopt_with(pid, Tie::Lifeline);
-        assert!(group.lifeline.lock().unwrap().is_some(), "the lifeline started");
-        std::thread::sleep(Duration::from_millis(200));
-        assert!(child.try_wait().unwrap().is_none(), "the group lives while Locus does");
-        group.orphan();
-        assert!(ended_within(&mut child, Duration::from_secs(20)), "the lifeline killed it");
-    }
-
-    #[test]
-    fn an_orderly_end_cuts_the_lifeline() {
-        let (mut child, pid) = started_group();
         let group = ProcessGroup::adopt_with(pid, Tie::Lifeline);
         let watcher = group.lifeline.lock().unwrap().as_ref().unwrap().watcher.id();
         drop(group);
-        assert!(ended_within(&mut child, Duration::from_secs(20)));
+        assert!(gone_within(pid, Duration::from_secs(30)));
         assert!(!crate::process::alive(watcher), "the watcher is gone with the group");
     }
 }

@@ -216,16 +216,21 @@ mod windows {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
+
+    fn scratch(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("locus-private-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
 
     #[test]
-    fn a_private_folder_and_file_pass_and_a_shared_one_is_refused() {
-        let dir = std::env::temp_dir().join(format!("locus-private-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let inner = dir.join("a/b");
+    fn a_private_folder_and_file_pass_the_checks() {
+        let dir = scratch("pass");
+        let inner = dir.join("a").join("b");
+        create_dir(&inner).unwrap();
         create_dir(&inner).unwrap();
         assert_eq!(check_dir(&inner, false), Ok(()));
         let file = inner.join("f.json");
@@ -233,14 +238,25 @@ mod tests {
         assert!(create_new(&file).is_err(), "a second creation fails");
         let opened = open_untrusted(&file).unwrap();
         assert_eq!(check_file(&opened.metadata().unwrap()), Ok(()));
+        drop(opened);
+        std::fs::remove_file(&file).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_shared_folder_or_file_and_a_link_are_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("refuse");
+        create_dir(&dir).unwrap();
+        let file = dir.join("f.json");
+        drop(create_new(&file).unwrap());
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
         let why = check_file(&std::fs::metadata(&file).unwrap()).unwrap_err();
         assert!(why.contains("0644"), "{why}");
-        std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o777)).unwrap();
-        let why = check_dir(&inner, false).unwrap_err();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let why = check_dir(&dir, false).unwrap_err();
         assert!(why.contains("chmod 700"), "{why}");
-
         let link = dir.join("link");
         std::os::unix::fs::symlink(&file, &link).unwrap();
         assert!(open_untrusted(&link).is_err(), "a link is not followed");
