@@ -282,10 +282,12 @@ mod tests {
                 let mut command = helper("sleep");
                 command.stdout(std::process::Stdio::null());
                 prepare(&mut command);
-                let child = command.spawn().unwrap();
-                let _group = ProcessGroup::adopt(child.id());
+                let mut child = command.spawn().unwrap();
+                let group = ProcessGroup::adopt(child.id());
                 println!("sleeper {}", child.id());
                 std::thread::sleep(Duration::from_secs(300));
+                drop(group);
+                let _ = child.wait();
             }
             _ => {}
         }
@@ -325,11 +327,12 @@ mod tests {
         let mut command = helper("sleep");
         command.stdout(std::process::Stdio::null());
         prepare(&mut command);
-        let child = command.spawn().unwrap();
+        let mut child = command.spawn().unwrap();
         let pid = child.id();
         let group = ProcessGroup::adopt(pid);
         group.kill();
         assert!(gone_within(pid, Duration::from_secs(30)));
+        let _ = child.wait();
     }
 
     /// macOS's tie, tried here: the lifeline kills the group when Locus's end of its pipe
@@ -359,12 +362,13 @@ mod tests {
         let mut command = std::process::Command::new("sleep");
         command.arg("300");
         prepare(&mut command);
-        let child = command.spawn().unwrap();
+        let mut child = command.spawn().unwrap();
         let pid = child.id();
         let group = ProcessGroup::adopt_with(pid, Tie::Lifeline);
         let watcher = group.lifeline.lock().unwrap().as_ref().unwrap().watcher.id();
         drop(group);
         assert!(gone_within(pid, Duration::from_secs(30)));
         assert!(!crate::process::alive(watcher), "the watcher is gone with the group");
+        let _ = child.wait();
     }
 }
