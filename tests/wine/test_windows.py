@@ -99,6 +99,8 @@ def test_doctor_reports_the_windows_folders(wine):
     r = run(wine, "doctor", check=False)
     assert "runtime directory: ~\\AppData\\Local\\locus\\run" in r.stdout, r.stdout
     assert "mode 0700" not in r.stdout, r.stdout
+    # Not on PATH under Wine: the hint is Windows's, not a Unix symlink.
+    assert "Edit environment variables for your account" in r.stdout, r.stdout
 
 
 class Lsp:

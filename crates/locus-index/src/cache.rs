@@ -471,7 +471,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         };
         f.write_all(bytes)?;
         drop(f);
-        std::fs::rename(&tmp, path)
+        private::replace(&tmp, path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);

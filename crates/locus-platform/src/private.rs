@@ -51,6 +51,35 @@ pub fn open_untrusted(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
+/// Moves `from` over `to`, replacing it at once for every reader (a rename). Windows refuses
+/// the rename while another process or thread is renaming over `to` or reads it without
+/// sharing deletion ("Access denied", "sharing violation"): it is tried again for up to
+/// about a second, as such holds last milliseconds.
+pub fn replace(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(windows)]
+    {
+        const ACCESS_DENIED: i32 = 5;
+        const SHARING_VIOLATION: i32 = 32;
+        let mut wait = std::time::Duration::from_millis(1);
+        let mut waited = std::time::Duration::ZERO;
+        loop {
+            match std::fs::rename(from, to) {
+                Err(e)
+                    if matches!(e.raw_os_error(), Some(ACCESS_DENIED | SHARING_VIOLATION))
+                        && waited < std::time::Duration::from_secs(1) =>
+                {
+                    std::thread::sleep(wait);
+                    waited += wait;
+                    wait = (wait * 2).min(std::time::Duration::from_millis(50));
+                }
+                other => return other,
+            }
+        }
+    }
+    #[cfg(not(windows))]
+    std::fs::rename(from, to)
+}
+
 /// Whether `dir` may hold files Locus trusts: a folder of the user that neither the group nor
 /// others may write to. `follow_links`: whether a link to such a folder is accepted (the
 /// user's `~/.cache` often is one).
@@ -240,6 +269,33 @@ mod tests {
         assert_eq!(check_file(&opened.metadata().unwrap()), Ok(()));
         drop(opened);
         std::fs::remove_file(&file).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two writers replacing one file at once (two indexes of one folder saving their cache)
+    /// both succeed: Windows refuses a rename over a file another rename holds open.
+    #[test]
+    fn two_writers_replace_one_file_at_once() {
+        let dir = scratch("replace");
+        create_dir(&dir).unwrap();
+        let target = dir.join("cache.bin");
+        let writers: Vec<_> = (0..2)
+            .map(|w| {
+                let (dir, target) = (dir.clone(), target.clone());
+                std::thread::spawn(move || {
+                    for i in 0..200 {
+                        let tmp = dir.join(format!("cache.bin.{w}.{i}.tmp"));
+                        io::Write::write_all(&mut create_new(&tmp).unwrap(), &[w; 4096]).unwrap();
+                        replace(&tmp, &target)
+                            .unwrap_or_else(|e| panic!("writer {w}, write {i}: {e}"));
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        assert_eq!(std::fs::read(&target).unwrap().len(), 4096);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -167,7 +167,11 @@ fn binary(env: &Env) -> Check {
     let name = format!("locus {version}");
     match on_path("locus") {
         None => Check::new("locus", name, Status::Problem, format!("{shown}, but no `locus` is on PATH"))
-            .fix("editors and agents start `locus` by name: put its folder on PATH, or link it into ~/.local/bin"),
+            .fix(if locus_platform::Os::HOST == locus_platform::Os::Windows {
+                "editors and agents start `locus` by name: put its folder on PATH (Settings, \"Edit environment variables for your account\")"
+            } else {
+                "editors and agents start `locus` by name: put its folder on PATH, or link it into ~/.local/bin"
+            }),
         Some(found) if locus_platform::path::canonicalize(&found).ok() == me => {
             Check::new("locus", name, Status::Ok, format!("{shown} (the `locus` on PATH)"))
         }

@@ -78,7 +78,7 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
     file.write_all(b"\n")?;
     file.sync_all()?;
     drop(file);
-    fs::rename(&tmp, &path)?;
+    private::replace(&tmp, &path)?;
     Ok(path)
 }
 
