@@ -357,6 +357,10 @@ fn shared_stdio() -> &'static std::sync::Mutex<StdioMcp> {
     static MCP: std::sync::OnceLock<std::sync::Mutex<StdioMcp>> = std::sync::OnceLock::new();
     MCP.get_or_init(|| {
         let dirs = Box::leak(Box::new(Dirs::new("mcp-bodies-fuzz-stdio")));
-        std::sync::Mutex::new(StdioMcp::start(dirs, &dirs.workspace, &[]))
+        let mut mcp = StdioMcp::start(dirs, &dirs.workspace, &[]);
+        // The garbage carries small ids (1, 3, random ones); an error it draws must never be
+        // taken for the answer to the test's own request.
+        mcp.start_ids_at(1 << 40);
+        std::sync::Mutex::new(mcp)
     })
 }

@@ -223,6 +223,11 @@ impl StdioMcp {
         stdin.flush().unwrap();
     }
 
+    /// Numbers this client's next requests from `first` on.
+    pub fn start_ids_at(&mut self, first: i64) {
+        self.next_id = first;
+    }
+
     /// Sends a request and returns its id without waiting.
     pub fn send(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
