@@ -82,11 +82,6 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Whether process `pid` exists and has not exited (a zombie counts as gone).
-pub fn alive(pid: u32) -> bool {
-    process::alive(pid)
-}
-
 /// The live sidecars whose files can be trusted (see the module docs). Files of dead
 /// processes are removed; refused files are named on stderr, each once per `said`.
 pub fn list(said: &Refusals) -> Vec<Record> {
@@ -154,7 +149,7 @@ pub fn survey_in(dir: &Path) -> Survey {
         else {
             continue;
         };
-        if !alive(pid) {
+        if !process::alive(pid) {
             let _ = fs::remove_file(&path);
             continue;
         }

@@ -65,7 +65,7 @@ pub async fn watch<T>(
     let died = async {
         loop {
             tokio::time::sleep(LIVENESS_POLL).await;
-            if !discovery::alive(pid) {
+            if !locus_platform::process::alive(pid) {
                 return;
             }
         }
@@ -371,12 +371,12 @@ impl ServerHandler for Proxy {
 /// Whether process `pid` is gone, or goes within a few liveness polls.
 pub async fn died_soon(pid: u32) -> bool {
     for _ in 0..5 {
-        if !discovery::alive(pid) {
+        if !locus_platform::process::alive(pid) {
             return true;
         }
         tokio::time::sleep(LIVENESS_POLL).await;
     }
-    !discovery::alive(pid)
+    !locus_platform::process::alive(pid)
 }
 
 /// The answer to a call whose sidecar exited before answering it.
