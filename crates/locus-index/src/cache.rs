@@ -34,9 +34,8 @@
 use std::collections::HashMap;
 use std::fs::Metadata;
 use std::hash::{Hash, Hasher};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -446,36 +445,11 @@ pub(crate) fn check_dir(dir: &Path) -> Result<(), String> {
     private::check_dir(dir, true)
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it (mode 0600) renamed over it,
-/// so a reader sees the old file or the new one, never a part. Hand-written rather than
-/// the `tempfile` crate: the name only needs to be unique among live writers, which the pid
-/// and a count of this process's writes make it (two indexes of one folder in a process, as
-/// when the workspace's folders change while the old index writes, would otherwise write one
-/// temporary file at once); a killed process's leftover is removed by [`remove_leftovers`].
+/// Writes `bytes` to `path` through a temporary file renamed over it
+/// ([`private::write_replacing`]), then removes what killed writers left.
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    let n = WRITES.fetch_add(1, Ordering::Relaxed);
-    name.push(format!(".{}.{n}.tmp", std::process::id()));
-    let tmp = path.with_file_name(name);
-    let result = (|| {
-        // A new file only (O_EXCL): a link planted under the temporary name is never
-        // followed. A file of that name left by an earlier process with this pid is removed
-        // (a link itself, not what it names) and the creation tried once more.
-        let mut f = match private::create_new(&tmp) {
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                std::fs::remove_file(&tmp)?;
-                private::create_new(&tmp)?
-            }
-            other => other?,
-        };
-        f.write_all(bytes)?;
-        drop(f);
-        private::replace(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    } else {
+    let result = private::write_replacing(path, bytes);
+    if result.is_ok() {
         remove_leftovers(path);
     }
     result

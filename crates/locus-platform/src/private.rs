@@ -80,6 +80,39 @@ pub fn replace(from: &Path, to: &Path) -> io::Result<()> {
     std::fs::rename(from, to)
 }
 
+/// Writes `bytes` to `path` as a new file readable by the user alone, replacing whatever was
+/// there at once for every reader: a reader sees the old content or the new, never a part.
+/// The bytes go to `<name>.<pid>.<n>.tmp` beside `path` (unique among live writers: the
+/// process id and a count of its writes), synced, then moved over `path` ([`replace`]). A
+/// file of that name left by a killed process with the same id is removed, never followed.
+/// Hand-written rather than the `tempfile` crate, which cannot create the file with the
+/// access list Windows needs.
+pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.{}.tmp", std::process::id(), WRITES.fetch_add(1, Ordering::Relaxed)));
+    let tmp = path.with_file_name(name);
+    let written = (|| {
+        let mut file = match create_new(&tmp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&tmp)?;
+                create_new(&tmp)?
+            }
+            other => other?,
+        };
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        replace(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// Whether `dir` may hold files Locus trusts: a folder of the user that neither the group nor
 /// others may write to. `follow_links`: whether a link to such a folder is accepted (the
 /// user's `~/.cache` often is one).

@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -69,16 +69,9 @@ pub fn write(record: &Record) -> io::Result<PathBuf> {
         ));
     }
     let path = dir.join(format!("{}.json", record.pid));
-    let tmp = dir.join(format!(".{}.json.tmp", record.pid));
-    // A temporary file left by a killed sidecar of the same pid is replaced, never reused
-    // (it might not be the user's alone).
-    let _ = fs::remove_file(&tmp);
-    let mut file = private::create_new(&tmp)?;
-    file.write_all(&serde_json::to_vec_pretty(record).expect("a record serializes"))?;
-    file.write_all(b"\n")?;
-    file.sync_all()?;
-    drop(file);
-    private::replace(&tmp, &path)?;
+    let mut bytes = serde_json::to_vec_pretty(record).expect("a record serializes");
+    bytes.push(b'\n');
+    private::write_replacing(&path, &bytes)?;
     Ok(path)
 }
 
