@@ -434,8 +434,17 @@ fn mcp_port_and_no_mcp() {
     assert_eq!(record["url"], format!("http://127.0.0.1:{port}/mcp"));
     let url = format!("http://127.0.0.1:{port}/mcp");
     let file = dirs.discovery_file(s.pid());
+    let mut status = mcp_status(&mut s);
+    // Claude Code's channel, on its own port, and its lock file.
+    let channels = status.as_object_mut().unwrap().remove("channels").unwrap();
+    let claude_port = channels[0]["port"].as_u64().unwrap();
+    let lock = dirs.root.join("claude").join("ide").join(format!("{claude_port}.lock"));
     assert_eq!(
-        mcp_status(&mut s),
+        channels,
+        json!([{"agent": "claude", "port": claude_port, "file": lock, "agents": 0}])
+    );
+    assert_eq!(
+        status,
         json!({"state": "listening", "url": url, "port": port, "discoveryFile": file})
     );
     // The port is taken now: a second editor's Locus says so, and keeps serving the editor.

@@ -215,7 +215,11 @@ class Extension {
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
       outputChannel: this.output,
-      initializationOptions: { editorActions: EDITOR_ACTIONS, standIns: false },
+      initializationOptions: {
+        editorActions: EDITOR_ACTIONS,
+        standIns: false,
+        ideChannels: vscode.workspace.getConfiguration('locus').get<string[]>('ideChannels', []),
+      },
       // Edits reach Locus at once (the client's default), before the cursor that follows them.
     };
     const client = new LanguageClient('locus', 'Locus', serverOptions, clientOptions);

@@ -135,4 +135,4 @@ export function serverCommand(
 }
 
 /** The settings whose change needs `locus lsp` restarted (`locus.trace.server` does not). */
-export const RESTART_SETTINGS = ['locus.path', 'locus.mcp.enabled', 'locus.mcp.port', 'locus.mcp.tools'];
+export const RESTART_SETTINGS = ['locus.path', 'locus.mcp.enabled', 'locus.mcp.port', 'locus.mcp.tools', 'locus.ideChannels'];

@@ -455,7 +455,10 @@ impl LanguageServer for Backend {
             s.set_folders(folders);
         });
         if let Some(sidecar) = &sidecar {
-            sidecar.editor_connected(&client);
+            let asked = options.and_then(|o| o.get("ideChannels"));
+            if let Err(why) = sidecar.editor_connected(&client, asked) {
+                self.ctx.log.warn(format_args!("{why}; no agent channel is served"));
+            }
         }
         let declared = actions::declared(options, &self.ctx);
         if !declared.is_empty() {
@@ -495,7 +498,18 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.ctx.log.debug(format_args!("initialized"));
-        self.client.send_notification::<McpStatus>(self.mcp_status.clone()).await;
+        let mut status = self.mcp_status.clone();
+        if let (Some(sidecar), Some(fields)) = (self.ctx.sidecar(), status.as_object_mut()) {
+            // The agents' channels: a terminal the editor opens can name the port
+            // (`CLAUDE_CODE_SSE_PORT`) so that the agent in it picks this editor.
+            let channels: Vec<Value> = sidecar
+                .channels()
+                .into_iter()
+                .map(|c| serde_json::json!({"agent": c.agent, "port": c.port, "file": c.file, "agents": c.agents}))
+                .collect();
+            fields.insert("channels".into(), channels.into());
+        }
+        self.client.send_notification::<McpStatus>(status).await;
         // Files changed on disk reach the symbol index through the editor's watcher too
         // (beside the index's own, which inotify's limits may stop), when it offers one.
         let watches_files = self.ctx.session().watches_files;

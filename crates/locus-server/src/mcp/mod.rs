@@ -5,6 +5,7 @@
 //! - [`sidecar`]: inside `locus lsp`, streamable HTTP on 127.0.0.1 with a bearer token,
 //!   Origin/Host checks and the discovery file; tools read the live editor state ([`host`]).
 //! - [`sessions`]: the sidecar's HTTP sessions, capped, evicted when idle.
+//! - [`ide`]: the agents' own IDE channels (Claude Code's `/ide`), served beside the sidecar.
 //! - [`proxy`]: `locus mcp` on stdio, forwarding to the sidecar that serves the workspace
 //!   (found again for every request), or serving in-process without one.
 //! - [`commands`]: `locus mcp`, `locus call`, `locus tools`, `locus status`.
@@ -17,6 +18,7 @@
 
 pub mod discovery;
 pub mod host;
+pub mod ide;
 pub mod proxy;
 pub mod server;
 pub mod sessions;

@@ -32,6 +32,7 @@ use super::host::{EditorHost, SidecarInfo, now_ms};
 use super::server::LocusServer;
 use super::sessions::{Limits, Sessions};
 use crate::index::SidecarIndex;
+use crate::mcp::ide::{Channels, claude};
 use crate::state::Shared;
 
 /// The running sidecar. Dropping it stops the server and removes the discovery file.
@@ -45,6 +46,13 @@ pub struct Sidecar {
     withdrawn: std::sync::atomic::AtomicBool,
     /// The workspace symbol index, shared with the MCP host.
     index: SidecarIndex,
+    /// Claude Code's IDE channel, when it could listen; it publishes its lock file once the
+    /// editor connected and the channel is on for it.
+    claude: Option<Arc<claude::Channel>>,
+    /// The agents' channels on for this editor, decided when it connected.
+    channels: Mutex<Channels>,
+    /// Whether a failure to publish a channel's file was said already (it is said once).
+    channel_failure_said: std::sync::atomic::AtomicBool,
 }
 
 impl Sidecar {
@@ -90,6 +98,13 @@ impl Sidecar {
         };
         let path = discovery::write(&record)?;
         let index = SidecarIndex::default();
+        let claude = match claude_listener() {
+            Ok((listener, channel)) => Some((listener, Arc::new(channel))),
+            Err(e) => {
+                eprintln!("locus: claude channel: disabled: {e}");
+                None
+            }
+        };
         let sidecar = Arc::new(Sidecar {
             info: info.clone(),
             state: state.clone(),
@@ -98,7 +113,16 @@ impl Sidecar {
             shutdown: CancellationToken::new(),
             withdrawn: false.into(),
             index: index.clone(),
+            claude: claude.as_ref().map(|(_, c)| c.clone()),
+            channels: Mutex::new(Channels::NONE),
+            channel_failure_said: false.into(),
         });
+        let claude = claude.map(|(listener, channel)| {
+            let served =
+                claude::server::Served { channel, state: state.clone(), info: info.clone() };
+            (listener, Arc::new(served))
+        });
+        let lock = sidecar.claude.clone();
         let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info, index));
         let shutdown = sidecar.shutdown.clone();
         let weak = Arc::downgrade(&sidecar);
@@ -113,7 +137,15 @@ impl Sidecar {
                 Err(e) => return eprintln!("locus: mcp: cannot start the runtime: {e}"),
             };
             runtime.block_on(async move {
-                tokio::spawn(on_signals(path));
+                tokio::spawn(on_signals(path, lock));
+                if let Some((listener, served)) = claude {
+                    let shutdown = shutdown.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = claude::server::serve(listener, served, shutdown).await {
+                            eprintln!("locus: claude channel: stopped: {e}");
+                        }
+                    });
+                }
                 tokio::spawn(refresh_record(weak, shutdown.clone()));
                 if let Err(e) = serve(listener, token, catalogue, host, shutdown).await {
                     eprintln!("locus: mcp: the sidecar stopped: {e}");
@@ -138,12 +170,37 @@ impl Sidecar {
         &self.index
     }
 
-    /// Called when the editor initialized: records its name and the workspace folders.
-    pub fn editor_connected(&self, name: &str) {
+    /// Called when the editor initialized: records its name and the workspace folders, and
+    /// decides the agents' channels from its name and `initializationOptions.ideChannels`
+    /// (`asked`). A wrong `asked` is the returned message, and no channel is served.
+    pub fn editor_connected(
+        &self,
+        name: &str,
+        asked: Option<&serde_json::Value>,
+    ) -> Result<(), String> {
         let name = if name.is_empty() { "unnamed editor" } else { name };
         *self.info.editor.lock().unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
+        let decided = Channels::decide(name, asked);
+        *self.channels.lock().unwrap_or_else(PoisonError::into_inner) =
+            decided.clone().unwrap_or(Channels::NONE);
         self.info.touch();
         self.rewrite();
+        decided.map(|_| ())
+    }
+
+    /// The agents' channels served for this editor.
+    pub fn channels(&self) -> Vec<ChannelStatus> {
+        let on = *self.channels.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = Vec::new();
+        if let (true, Some(c)) = (on.claude, &self.claude) {
+            out.push(ChannelStatus {
+                agent: "claude",
+                port: c.port(),
+                file: c.lock_file(),
+                agents: c.agents(),
+            });
+        }
+        out
     }
 
     /// How tools reach the editor for editor actions, from its `initialize`.
@@ -158,6 +215,9 @@ impl Sidecar {
         let _record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
         self.withdrawn.store(true, Ordering::SeqCst);
         let _ = std::fs::remove_file(&self.path);
+        if let Some(claude) = &self.claude {
+            claude.withdraw();
+        }
     }
 
     /// Rewrites the discovery file if what it says changed.
@@ -177,11 +237,25 @@ impl Sidecar {
         if !changed && active < record.last_active_ms + 1000 {
             return;
         }
+        let (folders_now, editor_now) = (folders.clone(), editor.clone());
         record.workspace_folders = folders;
         record.editor = editor;
         record.last_active_ms = active;
         if let Err(e) = discovery::write(&record) {
             eprintln!("locus: mcp: cannot update the discovery file {}: {e}", self.path.display());
+        }
+        drop(record);
+        self.publish_channels(&folders_now, editor_now.as_deref());
+    }
+
+    /// Writes the files agents find the channels by, when what they say changed.
+    fn publish_channels(&self, folders: &[PathBuf], editor: Option<&str>) {
+        let on = *self.channels.lock().unwrap_or_else(PoisonError::into_inner);
+        let (Some(editor), true, Some(claude)) = (editor, on.claude, &self.claude) else { return };
+        if let Err(e) = claude.publish(folders, &ide_name(editor))
+            && !self.channel_failure_said.swap(true, Ordering::Relaxed)
+        {
+            eprintln!("locus: claude channel: cannot write the lock file: {e}");
         }
     }
 }
@@ -190,7 +264,37 @@ impl Drop for Sidecar {
     fn drop(&mut self) {
         self.shutdown.cancel();
         let _ = std::fs::remove_file(&self.path);
+        if let Some(claude) = &self.claude {
+            claude.withdraw();
+        }
     }
+}
+
+/// One agent channel as `locus/mcpStatus` and `bridge_status` show it.
+#[derive(Debug, Clone)]
+pub struct ChannelStatus {
+    /// The agent it serves: `claude`.
+    pub agent: &'static str,
+    /// Its loopback port.
+    pub port: u16,
+    /// The file the agent finds it by, once written.
+    pub file: Option<PathBuf>,
+    /// How many agents are connected now.
+    pub agents: usize,
+}
+
+/// A listener on a free loopback port for Claude Code's channel, and the channel.
+fn claude_listener() -> io::Result<(std::net::TcpListener, claude::Channel)> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+    listener.set_nonblocking(true)?;
+    let port = listener.local_addr()?.port();
+    Ok((listener, claude::Channel::new(port, token()?)))
+}
+
+/// The editor's name as agents show it: `helix` → `Helix`.
+fn ide_name(editor: &str) -> String {
+    let mut chars = editor.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// Keeps the discovery file current (folders, editor, activity).
@@ -208,10 +312,13 @@ async fn refresh_record(sidecar: Weak<Sidecar>, shutdown: CancellationToken) {
 
 /// On a request to terminate (SIGTERM, SIGINT, SIGHUP; Ctrl+C on Windows): removes the
 /// discovery file and exits as the request would.
-async fn on_signals(path: PathBuf) {
+async fn on_signals(path: PathBuf, lock: Option<Arc<claude::Channel>>) {
     match locus_platform::signals::termination().await {
         Ok(code) => {
             let _ = std::fs::remove_file(&path);
+            if let Some(lock) = lock {
+                lock.withdraw();
+            }
             std::process::exit(code);
         }
         Err(why) => eprintln!("locus: mcp: {why}"),
@@ -270,17 +377,13 @@ async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> R
             "Forbidden: the Host header must name a loopback address",
         );
     }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let ok =
-            origin.to_str().ok().and_then(|o| o.split_once("://")).is_some_and(|(scheme, rest)| {
-                matches!(scheme, "http" | "https") && is_loopback_authority(rest)
-            });
-        if !ok {
-            return refuse(
-                StatusCode::FORBIDDEN,
-                "Forbidden: requests from a foreign Origin are refused",
-            );
-        }
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !is_loopback_origin(origin)
+    {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "Forbidden: requests from a foreign Origin are refused",
+        );
     }
     let given = headers
         .get(header::AUTHORIZATION)
@@ -366,7 +469,15 @@ pub fn is_loopback_authority(authority: &str) -> bool {
     host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "::1"
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+/// Whether the `Origin` header names a page served from a loopback address.
+pub fn is_loopback_origin(origin: &HeaderValue) -> bool {
+    origin.to_str().ok().and_then(|o| o.split_once("://")).is_some_and(|(scheme, rest)| {
+        matches!(scheme, "http" | "https") && is_loopback_authority(rest)
+    })
+}
+
+/// Whether `a` equals `b`, in a time that does not depend on where they differ.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

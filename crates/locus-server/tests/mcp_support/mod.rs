@@ -43,6 +43,9 @@ impl Dirs {
     pub fn env(&self) -> Vec<(&'static str, String)> {
         vec![
             ("XDG_RUNTIME_DIR", self.runtime.display().to_string()),
+            // Claude Code's lock files, which every sidecar of an editor other than VS Code
+            // writes: here, not in the user's ~/.claude.
+            ("CLAUDE_CONFIG_DIR", self.root.join("claude").display().to_string()),
             ("LOCUS_TEST_TOOLS", "1".into()),
             // No symbol cache: it would be written to the user's ~/.cache.
             ("LOCUS_INDEX_CACHE", "0".into()),

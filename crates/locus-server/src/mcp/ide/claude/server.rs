@@ -1,0 +1,185 @@
+//! The channel's server: a WebSocket on 127.0.0.1 (subprotocol `mcp`, one JSON-RPC message
+//! per text frame) carrying MCP, served by rmcp with [`super::tools`]; and `selection_changed`,
+//! pushed as the user moves.
+
+use std::future::ready;
+use std::io;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::extract::ws::{
+    Message, WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection,
+};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use rmcp::model::{CustomNotification, ServerNotification};
+use rmcp::service::{Peer, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::{RoleServer, ServiceExt};
+use tokio_util::sync::CancellationToken;
+
+use super::Channel;
+use super::tools::{IdeServer, selection};
+use crate::mcp::host::SidecarInfo;
+use crate::mcp::ide::focus::Focus;
+use crate::mcp::ide::review;
+use crate::mcp::sidecar::{constant_time_eq, is_loopback_authority, is_loopback_origin};
+use crate::state::Shared;
+
+/// The header the CLI sends its token in.
+const TOKEN_HEADER: &str = "x-claude-code-ide-authorization";
+/// How often the focus is compared with what was last pushed: a change is pushed once it held
+/// for one period, so a selection being dragged is pushed when it rests.
+const FOCUS_PERIOD: Duration = Duration::from_millis(50);
+/// When the focus is sent again after the CLI's `ide_connected` ([`push_focus`]).
+const RESENDS: [Duration; 5] = [
+    Duration::from_millis(100),
+    Duration::from_millis(500),
+    Duration::from_millis(1500),
+    Duration::from_secs(3),
+    Duration::from_secs(6),
+];
+
+/// What a connection needs.
+pub struct Served {
+    pub channel: Arc<Channel>,
+    pub state: Shared,
+    pub info: Arc<SidecarInfo>,
+}
+
+/// Serves the channel on `listener` until `shutdown`.
+pub async fn serve(
+    listener: std::net::TcpListener,
+    served: Arc<Served>,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let router = axum::Router::new().route("/", axum::routing::any(upgrade)).with_state(served);
+    axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await
+}
+
+/// Checks the upgrade (loopback `Host`, no foreign `Origin`, the token), then serves MCP on
+/// the socket.
+async fn upgrade(
+    State(served): State<Arc<Served>>,
+    headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    if !host.is_some_and(is_loopback_authority) {
+        return (StatusCode::FORBIDDEN, "Forbidden: the Host header must name a loopback address")
+            .into_response();
+    }
+    if headers.get(header::ORIGIN).is_some_and(|o| !is_loopback_origin(o)) {
+        return (StatusCode::FORBIDDEN, "Forbidden: requests from a foreign Origin are refused")
+            .into_response();
+    }
+    let given = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !constant_time_eq(given.trim().as_bytes(), served.channel.token().as_bytes()) {
+        return (
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: send X-Claude-Code-Ide-Authorization with the token from the lock file",
+        )
+            .into_response();
+    }
+    match ws {
+        Ok(ws) => ws.protocols(["mcp"]).on_upgrade(move |socket| session(socket, served)),
+        Err(rejection) => rejection.into_response(),
+    }
+}
+
+/// One CLI's connection, until it closes.
+async fn session(socket: WebSocket, served: Arc<Served>) {
+    let (sink, stream) = socket.split();
+    let sink = sink.with(|m: TxJsonRpcMessage<RoleServer>| {
+        ready(serde_json::to_string(&m).map(|t| Message::Text(t.into())).map_err(axum::Error::new))
+    });
+    let stream = stream.take_while(|m| ready(m.is_ok())).filter_map(|m| {
+        ready(match m {
+            Ok(Message::Text(text)) => serde_json::from_str::<RxJsonRpcMessage<RoleServer>>(&text)
+                .inspect_err(|e| eprintln!("locus: claude channel: not a JSON-RPC message: {e}"))
+                .ok(),
+            _ => None,
+        })
+    });
+    let handler = IdeServer {
+        served: served.clone(),
+        reviews: Arc::default(),
+        latest: Arc::default(),
+        connected: Arc::default(),
+    };
+    let reviews = handler.reviews.clone();
+    let latest = handler.latest.clone();
+    let connected = handler.connected.clone();
+    let running = match handler.serve((sink, stream)).await {
+        Ok(running) => running,
+        Err(e) => return eprintln!("locus: claude channel: the CLI did not initialize: {e}"),
+    };
+    served.channel.agent_count().fetch_add(1, Ordering::Relaxed);
+    let pusher =
+        tokio::spawn(push_focus(running.peer().clone(), served.state.clone(), latest, connected));
+    let _ = running.waiting().await;
+    pusher.abort();
+    served.channel.agent_count().fetch_sub(1, Ordering::Relaxed);
+    // A CLI that went away decides nothing: its proposals are withdrawn.
+    let open: Vec<String> =
+        reviews.lock().unwrap_or_else(PoisonError::into_inner).drain().map(|(_, id)| id).collect();
+    if let Some(link) = served.info.link() {
+        for id in open {
+            review::close(link.clone(), &id).await;
+        }
+    }
+}
+
+/// Pushes `selection_changed` whenever the user's focus moved and rested, starting with where
+/// it is now; keeps the last non-empty selection in `latest`.
+///
+/// The CLI listens for `selection_changed` only once its interface has drawn the connection,
+/// some time after `ide_connected`, and drops what came before (it then clears the selection
+/// it had): with no sign of when it listens, the focus is sent again [`RESENDS`] after
+/// `ide_connected`.
+async fn push_focus(
+    peer: Peer<RoleServer>,
+    state: Shared,
+    latest: Arc<Mutex<Option<Focus>>>,
+    connected: Arc<tokio::sync::Notify>,
+) {
+    let mut sent: Option<Focus> = None;
+    let mut seen: Option<Focus> = None;
+    let mut resends: Vec<tokio::time::Instant> = Vec::new();
+    let mut tick = tokio::time::interval(FOCUS_PERIOD);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            () = connected.notified() => {
+                let at = tokio::time::Instant::now();
+                resends = RESENDS.iter().rev().map(|d| at + *d).collect();
+            }
+        }
+        if resends.last().is_some_and(|t| *t <= tokio::time::Instant::now()) {
+            resends.pop();
+            sent = None;
+        }
+        let now = state.with(|s| Focus::of(&s.snapshot()));
+        if let Some(f) = now.as_ref().filter(|f| !f.is_empty()) {
+            *latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(f.clone());
+        }
+        let rested = now == seen;
+        seen = now.clone();
+        if !rested || now == sent {
+            continue;
+        }
+        let Some(focus) = now else { continue };
+        let notification = CustomNotification::new("selection_changed", Some(selection(&focus)));
+        if peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        sent = Some(focus);
+    }
+}

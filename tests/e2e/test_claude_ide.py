@@ -1,0 +1,130 @@
+"""The real Claude Code (the pinned `@anthropic-ai/claude-code`) connected to Locus's IDE
+channel, offline: an editor's `locus lsp` writes Claude Code's lock file, the user starts
+`claude --ide` in a tmux pane beside it and types a prompt with real keys, and the prompt the
+CLI sends to a local stand-in for the Messages API carries the editor's file and selection,
+worded as Claude Code words it.
+
+The editor here is a scripted LSP client introducing itself as Helix (which has no plugin
+API: only Locus can serve it this channel) and reporting the selection as Locus's cursor
+notification does. Needs the agent CLIs (scripts/install-agent-clis.sh), tmux
+(scripts/install-test-peers.sh) and the `locus` binary; a missing peer fails.
+"""
+
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from agents_common import Anthropic, agent_bin, agent_env
+from mcp_common import locus_bin
+from test_nvim_tmux import Tmux, wait_for
+
+APP = "def greet(name):\n    return f'hi {name}'\n\n\ndef main():\n    print(greet('x'))\n"
+KEY = "sk-locus-test-0123456789abcdefghij"
+
+
+class Editor:
+    """`locus lsp` driven as an editor drives it: initialize, open a file, move the cursor."""
+
+    def __init__(self, work: Path, env: dict, name: str):
+        self.proc = subprocess.Popen([locus_bin(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=open(work / "lsp.err", "w"), env=env)
+        threading.Thread(target=self._read, daemon=True).start()
+        root = (work).as_uri()
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": os.getpid(), "rootUri": root, "workspaceFolders": [{"uri": root, "name": "ws"}],
+            "capabilities": {"experimental": {"locus": {"cursor": True}}}, "clientInfo": {"name": name}}})
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def send(self, message: dict):
+        body = json.dumps(message).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            header = out.readline()
+            if not header:
+                return
+            length = int(header.split(b":")[1])
+            out.readline()
+            message = json.loads(out.read(length))
+            if "id" in message and "method" in message:  # a request: answered empty
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+
+    def open(self, path: Path, text: str):
+        self.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": text}}})
+
+    def select(self, path: Path, start: tuple[int, int], end: tuple[int, int]):
+        at = lambda p: {"line": p[0], "character": p[1]}  # noqa: E731
+        self.send({"jsonrpc": "2.0", "method": "locus/didChangeCursor", "params": {
+            "textDocument": {"uri": path.as_uri(), "version": 1}, "position": at(end),
+            "selections": [{"start": at(start), "end": at(end)}]}})
+
+    def stop(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def claude_home(config: Path, work: Path):
+    """Claude Code's own settings, as after its first run: onboarding done, the folder trusted
+    and the API key approved, so that the first screen is the prompt."""
+    config.mkdir(parents=True, exist_ok=True)
+    (config / ".claude.json").write_text(json.dumps({
+        "hasCompletedOnboarding": True, "theme": "dark", "numStartups": 5,
+        "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
+        "projects": {str(work): {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}},
+    }))
+
+
+def test_the_prompt_carries_the_editors_selection(tmp_path):
+    work = tmp_path.resolve() / "ws"
+    work.mkdir()
+    (work / "run").mkdir(mode=0o700)
+    config = work / ".claude"
+    claude_home(config, work)
+    app = work / "app.py"
+    app.write_text(APP)
+    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(config), XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
+    editor = Editor(work, env, "helix")
+    stub = Anthropic([{"text": "It greets."}])
+    tmux = None
+    try:
+        locks = wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")),
+                         detail=lambda: (work / "lsp.err").read_text())
+        lock = json.loads(locks[0].read_text())
+        assert lock["ideName"] == "Helix" and lock["workspaceFolders"] == [str(work)], lock
+        editor.open(app, APP)
+        editor.select(app, (0, 0), (2, 0))
+
+        agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
+                          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+        (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide\n")
+        tmux = Tmux(work, agent)
+        tmux.start(f"sh {work / 'agent.sh'}")
+        pane = tmux.panes()[0].split()[0]
+        # The CLI connected and got the selection: its footer says so.
+        wait_for("Claude Code to show the editor's selection", lambda: "2 lines selected" in tmux.capture(pane),
+                 timeout=60, detail=lambda: tmux.capture(pane))
+        tmux.type("what does this do?")
+        time.sleep(0.3)
+        tmux.type("\r")
+        wait_for("the model's answer", lambda: "It greets." in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
+        assert "Selected 2 lines from app.py in Helix" in tmux.capture(pane)
+    finally:
+        if tmux:
+            tmux.stop()
+        editor.stop()
+    sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
+    wording = json.dumps(f"The user selected the lines 1 to 2 from {app}:\n" + "def greet(name):\n    return f'hi {name}'\n")[1:-1]
+    assert any(wording in body and "what does this do?" in body for body in sent), \
+        f"no request carried the selection as Claude Code words it: {[b[:300] for b in sent]}"
+    assert not list((config / "ide").glob("*.lock")), "the lock file outlived its editor"
