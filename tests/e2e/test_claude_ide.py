@@ -128,3 +128,65 @@ def test_the_prompt_carries_the_editors_selection(tmp_path):
     assert any(wording in body and "what does this do?" in body for body in sent), \
         f"no request carried the selection as Claude Code words it: {[b[:300] for b in sent]}"
     assert not list((config / "ide").glob("*.lock")), "the lock file outlived its editor"
+
+
+GREETER = "def greet(name):\n    return 'hello ' + name\n"
+
+
+def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path):
+    """Neovim with the Locus plugin in tmux, Claude Code in the pane beside it: the user selects
+    lines with real keys, asks for a change, the model's scripted Edit is shown as a diff in
+    Neovim, the user edits the proposal and writes it (`:w`), and Claude Code writes that text."""
+    from nvim_common import nvim_bin, nvim_env, workspace
+    from test_nvim_tmux import INIT
+
+    (tmp_path / "ws").mkdir()
+    work = workspace(tmp_path.resolve() / "ws", {"greeter.py": GREETER, "init.lua": INIT})
+    (work / "run").mkdir(mode=0o700)
+    config = work / ".claude"
+    claude_home(config, work)
+    path = work / "greeter.py"
+    stub = Anthropic([
+        {"tool": "Read", "args": {"file_path": str(path)}},
+        {"tool": "Edit", "args": {"file_path": str(path), "old_string": "'hello '", "new_string": "'hi '"}},
+        {"text": "Changed."},
+    ])
+    agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
+                      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+    (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide --permission-mode default\n")
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
+                   HOME=str(work), CLAUDE_CONFIG_DIR=str(config))
+    env.pop("TMUX", None)
+    tmux = Tmux(work, env)
+    try:
+        tmux.start(f"exec {nvim_bin()} --clean -u {work / 'init.lua'} greeter.py")
+        nvim = tmux.panes()[0].split()[0]
+        wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
+        wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))
+        tmux.type("Vj")  # the two lines of greet, selected
+        wait_for("the selection", lambda: "VISUAL LINE" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
+        time.sleep(0.3)
+        tmux.type("\x02\"")
+        wait_for("a second pane", lambda: len(tmux.panes()) == 2)
+        claude = [p.split()[0] for p in tmux.panes() if p.split()[0] != nvim][0]
+        tmux.type("sh agent.sh\r")
+        wait_for("Claude Code to show Neovim's selection", lambda: "2 lines selected" in tmux.capture(claude),
+                 timeout=60, detail=lambda: tmux.capture(claude))
+        tmux.type("say hi instead of hello")
+        time.sleep(0.3)
+        tmux.type("\r")
+        # The diff opens in Neovim; the user goes there, improves the proposal and writes it.
+        wait_for("the proposal in Neovim", lambda: "locus-review://" in tmux.capture(nvim) or "proposes this change" in tmux.capture(nvim),
+                 timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(claude))
+        tmux.type("\x02;")  # the last active pane: Neovim
+        time.sleep(0.3)
+        tmux.type(":%s/'hi '/'hi there '/\r:w\r")
+        wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(claude), timeout=60,
+                 detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
+    finally:
+        tmux.stop()
+    assert path.read_text() == "def greet(name):\n    return 'hi there ' + name\n", "Claude Code did not write the text accepted in Neovim"
+    sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
+    assert any("The user selected the lines 1 to 2 from" in b and "say hi instead of hello" in b for b in sent), \
+        "the prompt did not carry Neovim's selection"

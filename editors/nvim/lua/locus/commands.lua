@@ -1,5 +1,6 @@
 -- The `:Locus` user command: `:Locus` (the scope chain at the cursor and file:line),
--- `:Locus status` and `:Locus restart`, their completion and how they print. This module loads
+-- `:Locus status`, `:Locus restart`, `:Locus accept` and `:Locus reject` (a proposed change,
+-- lua/locus/review.lua), their completion and how they print. This module loads
 -- nothing else until the command runs, so plugin/locus.lua can define the command at start-up.
 
 local M = {}
@@ -17,6 +18,12 @@ end
 local subcommands = {
   status = function()
     echo(require('locus').status_lines())
+  end,
+  accept = function()
+    require('locus.review').decide(true)
+  end,
+  reject = function()
+    require('locus.review').decide(false)
   end,
   restart = function()
     if require('locus').restart() then
@@ -40,7 +47,7 @@ function M.run(opts)
   end
   local f = subcommands[sub]
   if not f then
-    echo({ ('locus: unknown subcommand `%s` (status, restart)'):format(sub) }, 'ErrorMsg')
+    echo({ ('locus: unknown subcommand `%s` (status, restart, accept, reject)'):format(sub) }, 'ErrorMsg')
     return
   end
   f()
@@ -60,7 +67,7 @@ function M.create()
   api.nvim_create_user_command('Locus', M.run, {
     nargs = '?',
     complete = M.complete,
-    desc = 'Locus: the scope chain at the cursor; `status`; `restart`',
+    desc = 'Locus: the scope chain at the cursor; `status`; `restart`; `accept`, `reject` a proposed change',
   })
 end
 
