@@ -2,7 +2,7 @@
 //! the CLI does (its headers, subprotocol and messages): the lock file, the token, MCP's
 //! initialize, `selection_changed` as the editor's cursor moves, and `openDiff` reviewed by
 //! the editor (`edit.review`) without Locus writing the file. The real CLI is driven by
-//! `tests/e2e/test_claude_ide.py`.
+//! `tests/e2e/test_ide_channels.py`.
 
 mod lsp_support;
 mod mcp_support;

@@ -435,13 +435,21 @@ fn mcp_port_and_no_mcp() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     let file = dirs.discovery_file(s.pid());
     let mut status = mcp_status(&mut s);
-    // Claude Code's channel, on its own port, and its lock file.
+    // The agents' channels, each on its own port, and the files they are found by.
     let channels = status.as_object_mut().unwrap().remove("channels").unwrap();
     let claude_port = channels[0]["port"].as_u64().unwrap();
+    let gemini_port = channels[1]["port"].as_u64().unwrap();
     let lock = dirs.root.join("claude").join("ide").join(format!("{claude_port}.lock"));
+    let gemini = dirs
+        .root
+        .join("tmp")
+        .join("gemini")
+        .join("ide")
+        .join(format!("gemini-ide-server-{}-{gemini_port}.json", s.pid()));
     assert_eq!(
         channels,
-        json!([{"agent": "claude", "port": claude_port, "file": lock, "agents": 0}])
+        json!([{"agent": "claude", "port": claude_port, "file": lock, "agents": 0},
+               {"agent": "gemini", "port": gemini_port, "file": gemini, "agents": 0}])
     );
     assert_eq!(
         status,

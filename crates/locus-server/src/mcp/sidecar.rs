@@ -32,7 +32,7 @@ use super::host::{EditorHost, SidecarInfo, now_ms};
 use super::server::LocusServer;
 use super::sessions::{Limits, Sessions};
 use crate::index::SidecarIndex;
-use crate::mcp::ide::{Channels, claude};
+use crate::mcp::ide::{Agent, Channel, Channels, Served, claude, gemini};
 use crate::state::Shared;
 
 /// The running sidecar. Dropping it stops the server and removes the discovery file.
@@ -46,9 +46,9 @@ pub struct Sidecar {
     withdrawn: std::sync::atomic::AtomicBool,
     /// The workspace symbol index, shared with the MCP host.
     index: SidecarIndex,
-    /// Claude Code's IDE channel, when it could listen; it publishes its lock file once the
-    /// editor connected and the channel is on for it.
-    claude: Option<Arc<claude::Channel>>,
+    /// The agents' IDE channels that could listen; each publishes its file once the editor
+    /// connected, if it is on for that editor.
+    ide: Vec<(Agent, Arc<Channel>)>,
     /// The agents' channels on for this editor, decided when it connected.
     channels: Mutex<Channels>,
     /// Whether a failure to publish a channel's file was said already (it is said once).
@@ -98,13 +98,13 @@ impl Sidecar {
         };
         let path = discovery::write(&record)?;
         let index = SidecarIndex::default();
-        let claude = match claude_listener() {
-            Ok((listener, channel)) => Some((listener, Arc::new(channel))),
-            Err(e) => {
-                eprintln!("locus: claude channel: disabled: {e}");
-                None
+        let mut listeners = Vec::new();
+        for agent in Agent::ALL {
+            match channel_listener() {
+                Ok((listener, channel)) => listeners.push((agent, listener, Arc::new(channel))),
+                Err(e) => eprintln!("locus: {} channel: disabled: {e}", agent.name()),
             }
-        };
+        }
         let sidecar = Arc::new(Sidecar {
             info: info.clone(),
             state: state.clone(),
@@ -113,16 +113,21 @@ impl Sidecar {
             shutdown: CancellationToken::new(),
             withdrawn: false.into(),
             index: index.clone(),
-            claude: claude.as_ref().map(|(_, c)| c.clone()),
+            ide: listeners.iter().map(|(agent, _, c)| (*agent, c.clone())).collect(),
             channels: Mutex::new(Channels::NONE),
             channel_failure_said: false.into(),
         });
-        let claude = claude.map(|(listener, channel)| {
-            let served =
-                claude::server::Served { channel, state: state.clone(), info: info.clone() };
-            (listener, Arc::new(served))
-        });
-        let lock = sidecar.claude.clone();
+        let served: Vec<_> = listeners
+            .into_iter()
+            .map(|(agent, listener, channel)| {
+                (
+                    agent,
+                    listener,
+                    Arc::new(Served { channel, state: state.clone(), info: info.clone() }),
+                )
+            })
+            .collect();
+        let files: Vec<Arc<Channel>> = sidecar.ide.iter().map(|(_, c)| c.clone()).collect();
         let host: Arc<dyn Host> = Arc::new(EditorHost::new(state, info, index));
         let shutdown = sidecar.shutdown.clone();
         let weak = Arc::downgrade(&sidecar);
@@ -137,12 +142,20 @@ impl Sidecar {
                 Err(e) => return eprintln!("locus: mcp: cannot start the runtime: {e}"),
             };
             runtime.block_on(async move {
-                tokio::spawn(on_signals(path, lock));
-                if let Some((listener, served)) = claude {
+                tokio::spawn(on_signals(path, files));
+                for (agent, listener, served) in served {
                     let shutdown = shutdown.clone();
                     tokio::spawn(async move {
-                        if let Err(e) = claude::server::serve(listener, served, shutdown).await {
-                            eprintln!("locus: claude channel: stopped: {e}");
+                        let stopped = match agent {
+                            Agent::Claude => {
+                                claude::server::serve(listener, served, shutdown).await
+                            }
+                            Agent::Gemini => {
+                                gemini::server::serve(listener, served, shutdown).await
+                            }
+                        };
+                        if let Err(e) = stopped {
+                            eprintln!("locus: {} channel: stopped: {e}", agent.name());
                         }
                     });
                 }
@@ -191,16 +204,16 @@ impl Sidecar {
     /// The agents' channels served for this editor.
     pub fn channels(&self) -> Vec<ChannelStatus> {
         let on = *self.channels.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut out = Vec::new();
-        if let (true, Some(c)) = (on.claude, &self.claude) {
-            out.push(ChannelStatus {
-                agent: "claude",
+        self.ide
+            .iter()
+            .filter(|(agent, _)| on.serves(*agent))
+            .map(|(agent, c)| ChannelStatus {
+                agent: agent.name(),
                 port: c.port(),
-                file: c.lock_file(),
+                file: c.file(),
                 agents: c.agents(),
-            });
-        }
-        out
+            })
+            .collect()
     }
 
     /// How tools reach the editor for editor actions, from its `initialize`.
@@ -215,8 +228,8 @@ impl Sidecar {
         let _record = self.record.lock().unwrap_or_else(PoisonError::into_inner);
         self.withdrawn.store(true, Ordering::SeqCst);
         let _ = std::fs::remove_file(&self.path);
-        if let Some(claude) = &self.claude {
-            claude.withdraw();
+        for (_, channel) in &self.ide {
+            channel.withdraw();
         }
     }
 
@@ -251,11 +264,17 @@ impl Sidecar {
     /// Writes the files agents find the channels by, when what they say changed.
     fn publish_channels(&self, folders: &[PathBuf], editor: Option<&str>) {
         let on = *self.channels.lock().unwrap_or_else(PoisonError::into_inner);
-        let (Some(editor), true, Some(claude)) = (editor, on.claude, &self.claude) else { return };
-        if let Err(e) = claude.publish(folders, &ide_name(editor))
-            && !self.channel_failure_said.swap(true, Ordering::Relaxed)
-        {
-            eprintln!("locus: claude channel: cannot write the lock file: {e}");
+        let Some(editor) = editor else { return };
+        for (agent, channel) in self.ide.iter().filter(|(agent, _)| on.serves(*agent)) {
+            let published = match agent {
+                Agent::Claude => claude::publish(channel, folders, &ide_name(editor)),
+                Agent::Gemini => gemini::publish(channel, folders, &ide_name(editor)),
+            };
+            if let Err(e) = published
+                && !self.channel_failure_said.swap(true, Ordering::Relaxed)
+            {
+                eprintln!("locus: {} channel: cannot write its file: {e}", agent.name());
+            }
         }
     }
 }
@@ -264,8 +283,8 @@ impl Drop for Sidecar {
     fn drop(&mut self) {
         self.shutdown.cancel();
         let _ = std::fs::remove_file(&self.path);
-        if let Some(claude) = &self.claude {
-            claude.withdraw();
+        for (_, channel) in &self.ide {
+            channel.withdraw();
         }
     }
 }
@@ -273,7 +292,7 @@ impl Drop for Sidecar {
 /// One agent channel as `locus/mcpStatus` and `bridge_status` show it.
 #[derive(Debug, Clone)]
 pub struct ChannelStatus {
-    /// The agent it serves: `claude`.
+    /// The agent it serves: `claude`, `gemini`.
     pub agent: &'static str,
     /// Its loopback port.
     pub port: u16,
@@ -283,12 +302,12 @@ pub struct ChannelStatus {
     pub agents: usize,
 }
 
-/// A listener on a free loopback port for Claude Code's channel, and the channel.
-fn claude_listener() -> io::Result<(std::net::TcpListener, claude::Channel)> {
+/// A listener on a free loopback port for an agent's channel, and the channel.
+fn channel_listener() -> io::Result<(std::net::TcpListener, Channel)> {
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
     listener.set_nonblocking(true)?;
     let port = listener.local_addr()?.port();
-    Ok((listener, claude::Channel::new(port, token()?)))
+    Ok((listener, Channel::new(port, token()?)))
 }
 
 /// The editor's name as agents show it: `helix` → `Helix`.
@@ -312,12 +331,12 @@ async fn refresh_record(sidecar: Weak<Sidecar>, shutdown: CancellationToken) {
 
 /// On a request to terminate (SIGTERM, SIGINT, SIGHUP; Ctrl+C on Windows): removes the
 /// discovery file and exits as the request would.
-async fn on_signals(path: PathBuf, lock: Option<Arc<claude::Channel>>) {
+async fn on_signals(path: PathBuf, channels: Vec<Arc<Channel>>) {
     match locus_platform::signals::termination().await {
         Ok(code) => {
             let _ = std::fs::remove_file(&path);
-            if let Some(lock) = lock {
-                lock.withdraw();
+            for channel in channels {
+                channel.withdraw();
             }
             std::process::exit(code);
         }
@@ -368,7 +387,7 @@ fn token() -> io::Result<String> {
 }
 
 /// Refuses requests with a non-loopback `Host`, a foreign `Origin` or without the token.
-async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
+pub async fn guard(State(token): State<Arc<str>>, request: Request, next: Next) -> Response {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     if !host.is_some_and(is_loopback_authority) {

@@ -46,6 +46,8 @@ impl Dirs {
             // Claude Code's lock files, which every sidecar of an editor other than VS Code
             // writes: here, not in the user's ~/.claude.
             ("CLAUDE_CONFIG_DIR", self.root.join("claude").display().to_string()),
+            // Gemini CLI's discovery files go in the temporary folder's gemini/ide.
+            ("TMPDIR", self.root.join("tmp").display().to_string()),
             ("LOCUS_TEST_TOOLS", "1".into()),
             // No symbol cache: it would be written to the user's ~/.cache.
             ("LOCUS_INDEX_CACHE", "0".into()),

@@ -3,10 +3,8 @@
 //! deletes), `workspaceFolders` (it connects when one holds its working folder),
 //! `ideName`, `transport` and `authToken`; the port is the file's name.
 
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use locus_platform::private;
 use serde::Serialize;
 
 /// What the lock file says.
@@ -34,14 +32,4 @@ pub fn dir() -> Option<PathBuf> {
         None => locus_platform::folders::home()?.join(".claude"),
     };
     Some(config.join("ide"))
-}
-
-/// Writes the lock of the channel on `port` in `dir` (created readable by the user alone),
-/// replacing an older one at once; returns its path.
-pub fn write(dir: &Path, port: u16, lock: &Lock) -> io::Result<PathBuf> {
-    private::create_dir(dir)?;
-    let path = dir.join(format!("{port}.lock"));
-    let bytes = serde_json::to_vec(lock).expect("a lock serializes");
-    private::write_replacing(&path, &bytes)?;
-    Ok(path)
 }

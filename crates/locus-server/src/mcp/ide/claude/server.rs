@@ -4,9 +4,7 @@
 
 use std::future::ready;
 use std::io;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
 use axum::extract::State;
 use axum::extract::ws::{
@@ -20,34 +18,16 @@ use rmcp::service::{Peer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::{RoleServer, ServiceExt};
 use tokio_util::sync::CancellationToken;
 
-use super::Channel;
 use super::tools::{IdeServer, selection};
-use crate::mcp::host::SidecarInfo;
+use crate::mcp::ide::Served;
 use crate::mcp::ide::focus::Focus;
+use crate::mcp::ide::pace::{self, Pace};
 use crate::mcp::ide::review;
 use crate::mcp::sidecar::{constant_time_eq, is_loopback_authority, is_loopback_origin};
 use crate::state::Shared;
 
 /// The header the CLI sends its token in.
 const TOKEN_HEADER: &str = "x-claude-code-ide-authorization";
-/// How often the focus is compared with what was last pushed: a change is pushed once it held
-/// for one period, so a selection being dragged is pushed when it rests.
-const FOCUS_PERIOD: Duration = Duration::from_millis(50);
-/// When the focus is sent again after the CLI's `ide_connected` ([`push_focus`]).
-const RESENDS: [Duration; 5] = [
-    Duration::from_millis(100),
-    Duration::from_millis(500),
-    Duration::from_millis(1500),
-    Duration::from_secs(3),
-    Duration::from_secs(6),
-];
-
-/// What a connection needs.
-pub struct Served {
-    pub channel: Arc<Channel>,
-    pub state: Shared,
-    pub info: Arc<SidecarInfo>,
-}
 
 /// Serves the channel on `listener` until `shutdown`.
 pub async fn serve(
@@ -117,12 +97,12 @@ async fn session(socket: WebSocket, served: Arc<Served>) {
         Ok(running) => running,
         Err(e) => return eprintln!("locus: claude channel: the CLI did not initialize: {e}"),
     };
-    served.channel.agent_count().fetch_add(1, Ordering::Relaxed);
+    served.channel.count_agent(true);
     let pusher =
         tokio::spawn(push_focus(running.peer().clone(), served.state.clone(), latest, connected));
     let _ = running.waiting().await;
     pusher.abort();
-    served.channel.agent_count().fetch_sub(1, Ordering::Relaxed);
+    served.channel.count_agent(false);
     // A CLI that went away decides nothing: its proposals are withdrawn.
     let open: Vec<String> =
         reviews.lock().unwrap_or_else(PoisonError::into_inner).drain().map(|(_, id)| id).collect();
@@ -133,45 +113,26 @@ async fn session(socket: WebSocket, served: Arc<Served>) {
     }
 }
 
-/// Pushes `selection_changed` whenever the user's focus moved and rested, starting with where
-/// it is now; keeps the last non-empty selection in `latest`.
-///
-/// The CLI listens for `selection_changed` only once its interface has drawn the connection,
-/// some time after `ide_connected`, and drops what came before (it then clears the selection
-/// it had): with no sign of when it listens, the focus is sent again [`RESENDS`] after
-/// `ide_connected`.
+/// Pushes `selection_changed` as [`Pace`] says, and keeps the last non-empty selection in
+/// `latest`.
 async fn push_focus(
     peer: Peer<RoleServer>,
     state: Shared,
     latest: Arc<Mutex<Option<Focus>>>,
     connected: Arc<tokio::sync::Notify>,
 ) {
-    let mut sent: Option<Focus> = None;
-    let mut seen: Option<Focus> = None;
-    let mut resends: Vec<tokio::time::Instant> = Vec::new();
-    let mut tick = tokio::time::interval(FOCUS_PERIOD);
+    let mut pace = Pace::new();
+    let mut tick = tokio::time::interval(pace::PERIOD);
     loop {
         tokio::select! {
             _ = tick.tick() => {}
-            () = connected.notified() => {
-                let at = tokio::time::Instant::now();
-                resends = RESENDS.iter().rev().map(|d| at + *d).collect();
-            }
-        }
-        if resends.last().is_some_and(|t| *t <= tokio::time::Instant::now()) {
-            resends.pop();
-            sent = None;
+            () = connected.notified() => pace.connected(tokio::time::Instant::now()),
         }
         let now = state.with(|s| Focus::of(&s.snapshot()));
         if let Some(f) = now.as_ref().filter(|f| !f.is_empty()) {
             *latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(f.clone());
         }
-        let rested = now == seen;
-        seen = now.clone();
-        if !rested || now == sent {
-            continue;
-        }
-        let Some(focus) = now else { continue };
+        let Some(focus) = pace.due(now, tokio::time::Instant::now()) else { continue };
         let notification = CustomNotification::new("selection_changed", Some(selection(&focus)));
         if peer
             .send_notification(ServerNotification::CustomNotification(notification))
@@ -180,6 +141,6 @@ async fn push_focus(
         {
             return;
         }
-        sent = Some(focus);
+        pace.pushed(focus);
     }
 }

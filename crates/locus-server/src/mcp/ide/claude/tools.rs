@@ -8,17 +8,16 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomNotification,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    ListToolsResult, PaginatedRequestParams, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
-use super::server::Served;
 use crate::mcp::host::EditorLink;
 use crate::mcp::ide::focus::Focus;
 use crate::mcp::ide::review::{self, Verdict};
+use crate::mcp::ide::{Served, mcp};
 
 /// How long the editor gets to open a file or collect diagnostics.
 const ACTION_WAIT: Duration = Duration::from_secs(5);
@@ -51,10 +50,7 @@ pub(super) struct IdeServer {
 
 impl ServerHandler for IdeServer {
     fn get_info(&self) -> ServerConfig {
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
-        info.server_info =
-            Implementation::new("locus", env!("CARGO_PKG_VERSION")).with_title("Locus");
-        info
+        mcp::server_config()
     }
 
     async fn list_tools(
@@ -92,13 +88,7 @@ impl ServerHandler for IdeServer {
             "getOpenEditors" => self.open_editors(),
             "getWorkspaceFolders" => self.workspace_folders(),
             "checkDocumentDirty" => self.document_dirty(&args)?,
-            other => {
-                return Err(ErrorData::new(
-                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                    format!("no tool {other}"),
-                    None,
-                ));
-            }
+            other => return Err(mcp::no_tool(other)),
         };
         Ok(result.into())
     }
@@ -257,13 +247,7 @@ impl IdeServer {
 
 /// The tools, as Claude Code's IDEs list them (`close_tab` is called, never listed).
 fn tools() -> Vec<Tool> {
-    let schema = |props: Value, required: &[&str]| {
-        let mut s = Map::new();
-        s.insert("type".into(), json!("object"));
-        s.insert("properties".into(), props);
-        s.insert("required".into(), json!(required));
-        Arc::new(s)
-    };
+    let schema = mcp::schema;
     let string = json!({"type": "string"});
     vec![
         Tool::new(

@@ -12,6 +12,7 @@ notification does. Needs the agent CLIs (scripts/install-agent-clis.sh), tmux
 
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -190,3 +191,76 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path):
     sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
     assert any("The user selected the lines 1 to 2 from" in b and "say hi instead of hello" in b for b in sent), \
         "the prompt did not carry Neovim's selection"
+
+
+def gemini_home(home: Path):
+    """Gemini CLI's own settings: an API key, IDE mode on (as `/ide enable` leaves it), nothing
+    sent anywhere else."""
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "ide": {"enabled": True, "hasSeenNudge": True},
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+    }))
+
+
+def test_gemini_cli_sees_the_editors_file_and_selection(tmp_path):
+    from agents_common import Gemini
+
+    work = tmp_path.resolve() / "ws"
+    work.mkdir()
+    (work / "run").mkdir(mode=0o700)
+    (work / "tmp").mkdir()
+    gemini_home(work)
+    app = work / "app.py"
+    app.write_text(APP)
+    env = dict(os.environ, HOME=str(work), TMPDIR=str(work / "tmp"), XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
+    editor = Editor(work, env, "helix")
+    # Without MCP tools in the request, the stub answers every request with "ok".
+    stub = Gemini([])
+    tmux = None
+    try:
+        found = wait_for("Gemini CLI's discovery file", lambda: list((work / "tmp" / "gemini" / "ide").glob("gemini-ide-server-*.json")),
+                         detail=lambda: (work / "lsp.err").read_text())
+        record = json.loads(found[0].read_text())
+        assert record["workspacePath"] == str(work) and record["ideInfo"] == {"name": "helix", "displayName": "Helix"}, record
+        editor.open(app, APP)
+        editor.select(app, (0, 0), (2, 0))
+        agent = agent_env(work, work, GEMINI_API_KEY="locus-test", GOOGLE_GEMINI_BASE_URL=stub.url, TMPDIR=str(work / "tmp"),
+                          GEMINI_CLI_TRUST_WORKSPACE="true", GEMINI_CLI_NO_RELAUNCH="true",
+                          # This machine is a container: without this the CLI looks for its IDE
+                          # at host.docker.internal.
+                          REMOTE_CONTAINERS="true")
+        agent.pop("TERM_PROGRAM", None)
+        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+        (work / "agent.sh").write_text(exports + f"exec '{agent_bin('gemini')}' -m gemini-2.5-flash\n")
+        tmux = Tmux(work, agent)
+        tmux.start(f"sh {work / 'agent.sh'}")
+        pane = tmux.panes()[0].split()[0]
+        # Connected, with the editor's file: `/ide status` lists it.
+        wait_for("Gemini CLI to start", lambda: "Type your message" in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
+        tmux.type("/ide status")
+        time.sleep(0.3)
+        tmux.type("\r")
+        wait_for("Gemini CLI to connect to Helix", lambda: "Connected to Helix" in tmux.capture(pane), timeout=60,
+                 detail=lambda: tmux.capture(pane))
+        tmux.type("explain this code")
+        time.sleep(0.3)
+        tmux.type("\r")
+        wait_for("the model's answer", lambda: "✦ ok" in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
+    finally:
+        if tmux:
+            tmux.stop()
+        editor.stop()
+    sent = [json.dumps(r["body"]) for r in stub.requests if r["body"] and "explain this code" in json.dumps(r["body"])]
+    assert sent, f"no request carried the prompt: {[json.dumps(r['body'])[:300] for r in stub.requests]}"
+    body = sent[0]
+    assert "Here is the user's editor context as a JSON object" in body, body[:3000]
+    context = json.loads(re.search(r"```json\n(.*?)\n```", json.loads(body)["contents"][-1]["parts"][-2]["text"], re.S).group(1))
+    assert context["activeFile"]["path"] == str(app), context
+    assert context["activeFile"]["selectedText"] == "def greet(name):\n    return f'hi {name}'\n", context
+    assert context["activeFile"]["cursor"] == {"line": 3, "character": 1}, context
+    assert not list((work / "tmp" / "gemini" / "ide").glob("*.json")), "the discovery file outlived its editor"
