@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from agents_common import Anthropic, agent_bin, agent_env
 from mcp_common import locus_bin
 from test_nvim_tmux import Tmux, wait_for
@@ -134,10 +136,12 @@ def test_the_prompt_carries_the_editors_selection(tmp_path):
 GREETER = "def greet(name):\n    return 'hello ' + name\n"
 
 
-def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path):
+@pytest.mark.parametrize("verdict", ["accept", "reject"])
+def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
     """Neovim with the Locus plugin in tmux, Claude Code in the pane beside it: the user selects
-    lines with real keys, asks for a change, the model's scripted Edit is shown as a diff in
-    Neovim, the user edits the proposal and writes it (`:w`), and Claude Code writes that text."""
+    lines with real keys, asks for a change, and the model's scripted Edit is shown as a diff in
+    Neovim. Accepted: the user edits the proposal and writes it (`:w`), and Claude Code writes
+    that text. Rejected (`:Locus reject`): the file stays as it was."""
     from nvim_common import nvim_bin, nvim_env, workspace
     from test_nvim_tmux import INIT
 
@@ -182,11 +186,19 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path):
                  timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(claude))
         tmux.type("\x02;")  # the last active pane: Neovim
         time.sleep(0.3)
-        tmux.type(":%s/'hi '/'hi there '/\r:w\r")
-        wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(claude), timeout=60,
-                 detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
+        if verdict == "accept":
+            tmux.type(":%s/'hi '/'hi there '/\r:w\r")
+            wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(claude), timeout=60,
+                     detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
+        else:
+            tmux.type(":Locus reject\r")
+            wait_for("Claude Code to hear the rejection", lambda: "Rejected update to greeter.py" in tmux.capture(claude), timeout=60,
+                     detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
     finally:
         tmux.stop()
+    if verdict == "reject":
+        assert path.read_text() == GREETER, "a rejected edit was written"
+        return
     assert path.read_text() == "def greet(name):\n    return 'hi there ' + name\n", "Claude Code did not write the text accepted in Neovim"
     sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
     assert any("The user selected the lines 1 to 2 from" in b and "say hi instead of hello" in b for b in sent), \
@@ -264,3 +276,70 @@ def test_gemini_cli_sees_the_editors_file_and_selection(tmp_path):
     assert context["activeFile"]["selectedText"] == "def greet(name):\n    return f'hi {name}'\n", context
     assert context["activeFile"]["cursor"] == {"line": 3, "character": 1}, context
     assert not list((work / "tmp" / "gemini" / "ide").glob("*.json")), "the discovery file outlived its editor"
+
+
+def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
+    """Neovim with the Locus plugin in tmux, Gemini CLI in the pane beside it: lines selected
+    with real keys reach the prompt; the model's scripted write_file is shown as a diff in
+    Neovim; the user edits the proposal and writes it, and Gemini CLI writes that text."""
+    from agents_common import Gemini
+    from nvim_common import nvim_bin, nvim_env, workspace
+    from test_nvim_tmux import INIT
+
+    (tmp_path / "ws").mkdir()
+    work = workspace(tmp_path.resolve() / "ws", {"greeter.py": GREETER, "init.lua": INIT})
+    (work / "run").mkdir(mode=0o700)
+    (work / "tmp").mkdir()
+    # The CLI's own home: a project's settings in the home folder would be read as the user's.
+    gemini_home(work / "home")
+    path = work / "greeter.py"
+    proposed = "def greet(name):\n    return 'hi ' + name\n"
+    stub = Gemini([{"tool": "write_file", "args": {"file_path": str(path), "content": proposed}}, {"text": "Changed."}])
+    agent = agent_env(work, work / "home", GEMINI_API_KEY="locus-test", GOOGLE_GEMINI_BASE_URL=stub.url, TMPDIR=str(work / "tmp"),
+                      GEMINI_CLI_TRUST_WORKSPACE="true", GEMINI_CLI_NO_RELAUNCH="true", REMOTE_CONTAINERS="true")
+    agent.pop("TERM_PROGRAM", None)
+    cli = agent_bin("gemini")
+    # Locus's MCP tools as the docs add them: the stub plays the model for the request that
+    # declares them.
+    added = subprocess.run([cli, "mcp", "add", "--trust", "locus", "locus", "mcp"], cwd=work, env=agent, capture_output=True, text=True)
+    assert added.returncode == 0 and "locus" in (work / ".gemini" / "settings.json").read_text(), added
+    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+    (work / "agent.sh").write_text(exports + f"exec '{cli}' -m gemini-2.5-flash\n")
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
+                   HOME=str(work), TMPDIR=str(work / "tmp"))
+    env.pop("TMUX", None)
+    tmux = Tmux(work, env)
+    try:
+        tmux.start(f"exec {nvim_bin()} --clean -u {work / 'init.lua'} greeter.py")
+        nvim = tmux.panes()[0].split()[0]
+        wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
+        wait_for("Gemini CLI's discovery file", lambda: list((work / "tmp" / "gemini" / "ide").glob("*.json")))
+        tmux.type("Vj")
+        wait_for("the selection", lambda: "VISUAL LINE" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
+        time.sleep(0.3)
+        tmux.type("\x02\"")
+        wait_for("a second pane", lambda: len(tmux.panes()) == 2)
+        gemini = [p.split()[0] for p in tmux.panes() if p.split()[0] != nvim][0]
+        tmux.type("sh agent.sh\r")
+        wait_for("Gemini CLI to start", lambda: "Type your message" in tmux.capture(gemini), timeout=60, detail=lambda: tmux.capture(gemini))
+        tmux.type("/ide status")
+        time.sleep(0.3)
+        tmux.type("\r")
+        wait_for("Gemini CLI to connect to Neovim", lambda: "Connected to Neovim" in tmux.capture(gemini), timeout=60,
+                 detail=lambda: tmux.capture(gemini))
+        tmux.type("say hi instead of hello")
+        time.sleep(0.3)
+        tmux.type("\r")
+        wait_for("the proposal in Neovim", lambda: "proposes this change" in tmux.capture(nvim) or "locus-review://" in tmux.capture(nvim),
+                 timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(gemini))
+        tmux.type("\x02;")
+        time.sleep(0.3)
+        tmux.type(":%s/'hi '/'hi there '/\r:w\r")
+        wait_for("Gemini CLI to finish", lambda: "Changed." in tmux.capture(gemini), timeout=60,
+                 detail=lambda: tmux.capture(gemini) + "\n----\n" + tmux.capture(nvim))
+    finally:
+        tmux.stop()
+    assert path.read_text() == "def greet(name):\n    return 'hi there ' + name\n", "Gemini CLI did not write the text accepted in Neovim"
+    prompt = [json.dumps(r["body"]) for r in stub.requests if r["body"] and "say hi instead of hello" in json.dumps(r["body"])]
+    assert prompt and "Here is the user's editor context" in prompt[0] and "return 'hello ' + name" in prompt[0], \
+        "the prompt did not carry Neovim's selection"
