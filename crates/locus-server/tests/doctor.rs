@@ -64,6 +64,8 @@ impl Scratch {
         vec![
             ("HOME", self.home.display().to_string()),
             ("XDG_RUNTIME_DIR", self.runtime.display().to_string()),
+            // Gemini CLI's discovery files go in the temporary folder's gemini/ide.
+            ("TMPDIR", self.home.display().to_string()),
             ("PATH", path),
         ]
     }
@@ -273,6 +275,12 @@ fn live_sidecars_and_an_unsafe_runtime_directory() {
         sidecar["detail"].as_str().unwrap().contains(&s.project.display().to_string()),
         "{sidecar}"
     );
+    // The agents' own IDE channels it serves.
+    assert!(
+        sidecar["detail"].as_str().unwrap().contains("IDE channels: claude (port "),
+        "{sidecar}"
+    );
+    assert!(sidecar["detail"].as_str().unwrap().contains("gemini (port "), "{sidecar}");
     // A sidecar that does not answer (stopped: alive, silent) is a problem, said in 3 s.
     // SAFETY: kill only sends a signal to the child this test started.
     assert_eq!(unsafe { libc::kill(server.pid() as i32, libc::SIGSTOP) }, 0);

@@ -448,8 +448,8 @@ fn mcp_port_and_no_mcp() {
         .join(format!("gemini-ide-server-{}-{gemini_port}.json", s.pid()));
     assert_eq!(
         channels,
-        json!([{"agent": "claude", "port": claude_port, "file": lock, "agents": 0},
-               {"agent": "gemini", "port": gemini_port, "file": gemini, "agents": 0}])
+        json!([{"agent": "claude", "port": claude_port, "file": lock},
+               {"agent": "gemini", "port": gemini_port, "file": gemini}])
     );
     assert_eq!(
         status,

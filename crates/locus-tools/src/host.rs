@@ -146,6 +146,23 @@ pub struct HostStatus {
     pub started: SystemTime,
     /// The serving process.
     pub pid: u32,
+    /// The agents' own IDE channels served for the editor (Claude Code's `/ide`, Gemini
+    /// CLI's IDE mode).
+    pub agent_channels: Vec<AgentChannel>,
+}
+
+/// One agent's IDE channel, for `bridge_status`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentChannel {
+    /// The agent: `claude`, `gemini`.
+    pub agent: String,
+    /// Its loopback port.
+    pub port: u16,
+    /// The file the agent finds it by.
+    pub file: Option<String>,
+    /// How many of these agents are connected now.
+    pub agents_connected: usize,
 }
 
 /// A host with no editor: `editorContext` is never captured, files are read from disk.
@@ -213,6 +230,7 @@ impl Host for Detached {
 
     fn status(&self) -> HostStatus {
         HostStatus {
+            agent_channels: Vec::new(),
             mode: Mode::InProcess,
             editor: None,
             editors_connected: 0,

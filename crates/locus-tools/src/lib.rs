@@ -42,7 +42,7 @@ pub use editor_context::to_json as editor_context_json;
 pub use envelope::{
     Cut, CutPlace, Envelope, ErrorBody, ErrorCode, FORMAT_VERSION, Meta, ToolError, rfc3339,
 };
-pub use host::{ActionEditor, ActionError, Detached, Host, HostStatus, Mode};
+pub use host::{ActionEditor, ActionError, AgentChannel, Detached, Host, HostStatus, Mode};
 pub use selection::ToolSelection;
 pub use spec::{Category, DEFAULT_TIMEOUT, Effect, ParamHint, ToolSpec, WhenToUse};
 pub use tokio_util::sync::CancellationToken;

@@ -226,7 +226,8 @@ fn runtime_dir(env: &Env) -> Check {
 }
 
 /// Whether the sidecar answers `bridge_status` over MCP within a few seconds; why not.
-fn answers(record: &discovery::Record) -> Result<(), String> {
+/// Asks the sidecar of `record` for `bridge_status`; its data when it answers well.
+fn answers(record: &discovery::Record) -> Result<Value, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -241,12 +242,33 @@ fn answers(record: &discovery::Record) -> Result<(), String> {
         })
         .await;
         match asked {
-            Ok(Ok(r)) if r.structured_content.as_ref().is_some_and(|e| e["ok"] == true) => Ok(()),
+            Ok(Ok(r)) if r.structured_content.as_ref().is_some_and(|e| e["ok"] == true) => {
+                Ok(r.structured_content.map(|e| e["data"].clone()).unwrap_or_default())
+            }
             Ok(Ok(_)) => Err("it answered without a successful envelope".into()),
             Ok(Err(e)) => Err(e),
             Err(_) => Err("it did not answer within 3 s".into()),
         }
     })
+}
+
+/// The agents' own IDE channels of a sidecar's `bridge_status`, as a part of its line:
+/// "; IDE channels: claude (port 4711, 1 connected), gemini (port 4712)".
+fn agent_channels(status: &Value) -> String {
+    let Some(list) = status["agentChannels"].as_array().filter(|l| !l.is_empty()) else {
+        return "; no agent IDE channel".to_string();
+    };
+    let each: Vec<String> = list
+        .iter()
+        .map(|c| {
+            let connected = match c["agentsConnected"].as_u64().unwrap_or(0) {
+                0 => String::new(),
+                n => format!(", {n} connected"),
+            };
+            format!("{} (port {}{connected})", c["agent"].as_str().unwrap_or("?"), c["port"])
+        })
+        .collect();
+    format!("; IDE channels: {}", each.join(", "))
 }
 
 fn sidecars(env: &Env) -> Vec<Check> {
@@ -256,16 +278,20 @@ fn sidecars(env: &Env) -> Vec<Check> {
         let folders: Vec<String> = r.workspace_folders.iter().map(|f| env.show(f)).collect();
         let folders = if folders.is_empty() { "no folder".to_string() } else { folders.join(", ") };
         let editor = r.editor.as_deref().unwrap_or("an editor that has not introduced itself");
-        let detail = format!("{editor} on {folders}, MCP at {}", r.url);
+        let mut detail = format!("{editor} on {folders}, MCP at {}", r.url);
         let name = format!("sidecar pid {}", r.pid);
         let mine = env!("CARGO_PKG_VERSION");
-        if let Err(why) = answers(r) {
-            checks.push(
-                Check::new("sidecar", name, Status::Problem, format!("{detail}; MCP: {why}"))
-                    .fix("agents reach this editor through it: restart the editor's language server (or the editor)"),
-            );
-            continue;
-        }
+        let status = match answers(r) {
+            Ok(status) => status,
+            Err(why) => {
+                checks.push(
+                    Check::new("sidecar", name, Status::Problem, format!("{detail}; MCP: {why}"))
+                        .fix("agents reach this editor through it: restart the editor's language server (or the editor)"),
+                );
+                continue;
+            }
+        };
+        detail.push_str(&agent_channels(&status));
         checks.push(if r.version == mine {
             Check::new("sidecar", name, Status::Ok, detail)
         } else {

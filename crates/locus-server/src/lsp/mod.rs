@@ -505,7 +505,7 @@ impl LanguageServer for Backend {
             let channels: Vec<Value> = sidecar
                 .channels()
                 .into_iter()
-                .map(|c| serde_json::json!({"agent": c.agent, "port": c.port, "file": c.file, "agents": c.agents}))
+                .map(|c| serde_json::json!({"agent": c.agent, "port": c.port, "file": c.file}))
                 .collect();
             fields.insert("channels".into(), channels.into());
         }

@@ -8,10 +8,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::future::BoxFuture;
 use locus_context::EditorContext;
 use locus_doc::{Document, PositionEncoding};
-use locus_tools::{ActionEditor, ActionError, Host, HostStatus, Mode};
+use locus_tools::{ActionEditor, ActionError, AgentChannel, Host, HostStatus, Mode};
 use serde_json::Value;
 
 use crate::index::SidecarIndex;
+use crate::mcp::ide::{Agent, Channel};
 use crate::state::{ContextQuery, Shared};
 
 /// What the sidecar knows about itself beyond the editor state.
@@ -27,6 +28,8 @@ pub struct SidecarInfo {
     pub last_active_ms: AtomicU64,
     /// The editor's side of `locus/editorAction`, once it initialized (editor action).
     pub link: Mutex<Option<Arc<dyn EditorLink>>>,
+    /// The agents' IDE channels served for the editor, once it initialized.
+    pub served_channels: Mutex<Vec<(Agent, Arc<Channel>)>>,
 }
 
 /// How tools reach the editor for editor actions (`locus/editorAction`, docs/reference/lsp.md):
@@ -57,6 +60,20 @@ impl SidecarInfo {
     /// The editor's side of editor actions, once it initialized.
     pub fn link(&self) -> Option<Arc<dyn EditorLink>> {
         self.link.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// The agents' IDE channels served, as `bridge_status` and `locus/mcpStatus` show them.
+    pub fn agent_channels(&self) -> Vec<AgentChannel> {
+        let served = self.served_channels.lock().unwrap_or_else(PoisonError::into_inner);
+        served
+            .iter()
+            .map(|(agent, c)| AgentChannel {
+                agent: agent.name().to_string(),
+                port: c.port(),
+                file: c.file().map(|f| f.display().to_string()),
+                agents_connected: c.agents(),
+            })
+            .collect()
     }
 }
 
@@ -105,6 +122,7 @@ impl Host for EditorHost {
         });
         let editor = self.info.editor();
         HostStatus {
+            agent_channels: self.info.agent_channels(),
             mode: Mode::Sidecar,
             editors_connected: usize::from(editor.is_some()),
             editor,

@@ -23,7 +23,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::serve::ListenerExt;
-use locus_tools::Host;
+use locus_tools::{AgentChannel, Host};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
@@ -82,6 +82,7 @@ impl Sidecar {
             editor: Mutex::new(None),
             last_active_ms: now_ms().into(),
             link: Mutex::new(None),
+            served_channels: Mutex::new(Vec::new()),
         });
         let record = Record {
             pid: std::process::id(),
@@ -194,26 +195,18 @@ impl Sidecar {
         let name = if name.is_empty() { "unnamed editor" } else { name };
         *self.info.editor.lock().unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
         let decided = Channels::decide(name, asked);
-        *self.channels.lock().unwrap_or_else(PoisonError::into_inner) =
-            decided.clone().unwrap_or(Channels::NONE);
+        let on = decided.clone().unwrap_or(Channels::NONE);
+        *self.channels.lock().unwrap_or_else(PoisonError::into_inner) = on;
+        *self.info.served_channels.lock().unwrap_or_else(PoisonError::into_inner) =
+            self.ide.iter().filter(|(agent, _)| on.serves(*agent)).cloned().collect();
         self.info.touch();
         self.rewrite();
         decided.map(|_| ())
     }
 
     /// The agents' channels served for this editor.
-    pub fn channels(&self) -> Vec<ChannelStatus> {
-        let on = *self.channels.lock().unwrap_or_else(PoisonError::into_inner);
-        self.ide
-            .iter()
-            .filter(|(agent, _)| on.serves(*agent))
-            .map(|(agent, c)| ChannelStatus {
-                agent: agent.name(),
-                port: c.port(),
-                file: c.file(),
-                agents: c.agents(),
-            })
-            .collect()
+    pub fn channels(&self) -> Vec<AgentChannel> {
+        self.info.agent_channels()
     }
 
     /// How tools reach the editor for editor actions, from its `initialize`.
@@ -287,19 +280,6 @@ impl Drop for Sidecar {
             channel.withdraw();
         }
     }
-}
-
-/// One agent channel as `locus/mcpStatus` and `bridge_status` show it.
-#[derive(Debug, Clone)]
-pub struct ChannelStatus {
-    /// The agent it serves: `claude`, `gemini`.
-    pub agent: &'static str,
-    /// Its loopback port.
-    pub port: u16,
-    /// The file the agent finds it by, once written.
-    pub file: Option<PathBuf>,
-    /// How many agents are connected now.
-    pub agents: usize,
 }
 
 /// A listener on a free loopback port for an agent's channel, and the channel.

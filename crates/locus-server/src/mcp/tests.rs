@@ -37,6 +37,7 @@ fn editor(state: &Shared) -> Arc<dyn Host> {
         editor: std::sync::Mutex::new(Some("test editor".into())),
         last_active_ms: 0.into(),
         link: std::sync::Mutex::new(None),
+        served_channels: std::sync::Mutex::new(Vec::new()),
     });
     Arc::new(EditorHost::new(state.clone(), info, Default::default()))
 }

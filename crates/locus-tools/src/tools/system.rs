@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::editor::NoParams;
 use crate::envelope::rfc3339;
-use crate::{Category, Cx, DEFAULT_TIMEOUT, Effect, Tool, ToolError, ToolSpec, WhenToUse};
+use crate::{
+    AgentChannel, Category, Cx, DEFAULT_TIMEOUT, Effect, Tool, ToolError, ToolSpec, WhenToUse,
+};
 
 /// `bridge_status`: what is connected.
 pub struct BridgeStatus;
@@ -45,6 +47,9 @@ pub struct StatusData {
     /// The workspace symbol index (`symbol_search`), once this process has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol_index: Option<IndexStatus>,
+    /// The agents' own IDE channels served for the editor, and the agents connected to each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub agent_channels: Vec<AgentChannel>,
 }
 
 /// The symbol index in `bridge_status`.
@@ -150,6 +155,7 @@ impl Tool for BridgeStatus {
             endpoint: s.url,
             pid: s.pid,
             symbol_index: cx.host.symbol_index(false).map(|i| index_status(i.status())),
+            agent_channels: s.agent_channels,
         })
     }
 

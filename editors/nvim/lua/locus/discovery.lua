@@ -104,6 +104,7 @@ function M.configure(events)
     handlers = {
       ['locus/mcpStatus'] = function(_, result, ctx)
         M.state.mcp[ctx.client_id] = result
+        M.name_channels(result)
       end,
       ['locus/editorAction'] = function(...)
         return require('locus.actions').handler(...)
@@ -304,6 +305,21 @@ end
 function M.mcp_disabled(client)
   local cmd = client and client.config.cmd or config.options.cmd
   return type(cmd) == 'table' and vim.tbl_contains(cmd, '--no-mcp')
+end
+
+-- The variables by which an agent started in a terminal of this Neovim picks this editor's
+-- channel when several editors serve the same folder.
+local CHANNEL_PORT_VARIABLES = { claude = 'CLAUDE_CODE_SSE_PORT', gemini = 'GEMINI_CLI_IDE_SERVER_PORT' }
+
+--- Sets, for the terminals this Neovim opens, the port of each agent channel Locus serves here
+--- (`channels` of locus/mcpStatus, docs/reference/ide-channels.md).
+function M.name_channels(status)
+  for _, c in ipairs(type(status) == 'table' and status.channels or {}) do
+    local variable = CHANNEL_PORT_VARIABLES[c.agent]
+    if variable and c.port then
+      vim.env[variable] = tostring(c.port)
+    end
+  end
 end
 
 --- The last locus/mcpStatus Locus sent this client, if any.
