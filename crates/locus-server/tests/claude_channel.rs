@@ -1,7 +1,7 @@
 //! Claude Code's IDE channel through a live `locus lsp`, with a WebSocket client that speaks as
 //! the CLI does (its headers, subprotocol and messages): the lock file, the token, MCP's
 //! initialize, `selection_changed` as the editor's cursor moves, and `openDiff` reviewed by
-//! the editor (`edit.review`) without Locus writing the file. The real CLI is driven by
+//! the editor (`edit.propose`) without Locus writing the file. The real CLI is driven by
 //! `tests/e2e/test_ide_channels.py`.
 
 mod lsp_support;
@@ -37,7 +37,7 @@ fn editor(dirs: &Dirs, client: &str, options: Value) -> Server {
 
 /// A sidecar whose editor (`client`) reviews edits, and its lock file once written.
 fn start(dirs: &Dirs, client: &str) -> (Server, PathBuf, Value) {
-    let s = editor(dirs, client, json!({"editorActions": ["edit.review", "edit.review.close"]}));
+    let s = editor(dirs, client, json!({"editorActions": ["edit.propose", "edit.propose.close"]}));
     let dir = dirs.root.join("claude").join("ide");
     let deadline = Instant::now() + WAIT;
     loop {
@@ -218,7 +218,7 @@ fn a_proposed_edit_is_reviewed_in_the_editor_and_never_written_by_locus() {
                 break m;
             }
         };
-        assert_eq!(asked["params"]["action"], "edit.review");
+        assert_eq!(asked["params"]["action"], "edit.propose");
         assert_eq!(asked["params"]["params"]["uri"], file_uri(&path));
         assert_eq!(asked["params"]["params"]["newText"], "new\n");
         s.send(

@@ -60,3 +60,15 @@ pub(crate) fn resolve_file(cx: &Cx, path: &str) -> Result<PathBuf, ToolError> {
         .with_hint("Pass an absolute path, or one relative to a workspace folder")
         .with_details(json!({"path": path, "looked": looked})))
 }
+
+/// [`resolve_file`] for a file that may not exist yet: an existing file as there, else the
+/// first candidate whose folder exists (a new file in the workspace).
+pub(crate) fn resolve_new_file(cx: &Cx, path: &str) -> Result<PathBuf, ToolError> {
+    match resolve_file(cx, path) {
+        Err(e) if e.code == ErrorCode::NotFound => candidates(cx, Path::new(path))
+            .into_iter()
+            .find(|c| c.parent().is_some_and(Path::is_dir))
+            .ok_or(e),
+        other => other,
+    }
+}

@@ -13,7 +13,7 @@ local M = {}
 local api = vim.api
 
 --- The actions Neovim declares in initializationOptions.editorActions.
-M.declared = { 'symbol.rename', 'file.rename', 'editor.open_file', 'diagnostic.collect', 'edit.review', 'edit.review.close' }
+M.declared = { 'symbol.rename', 'file.rename', 'editor.open_file', 'diagnostic.collect', 'edit.propose', 'edit.propose.close' }
 
 -- How long one request to another language server may take (ms); Locus's own wait is longer.
 M.timeout = 15000
@@ -518,7 +518,7 @@ M.review_wait = 60 * 60 * 1000
 
 -- {id, uri, newText, title}: the proposal beside the file in a diff tab page, answered once the
 -- user accepted (with the text as they left it) or rejected it (lua/locus/review.lua).
-handlers['edit.review'] = function(p)
+handlers['edit.propose'] = function(p)
   local review = require('locus.review')
   local answer, timeout = await(M.review_wait, function(done)
     review.show(p, done)
@@ -531,7 +531,7 @@ handlers['edit.review'] = function(p)
 end
 
 -- {id}: withdraws a proposal nobody decided on.
-handlers['edit.review.close'] = function(p)
+handlers['edit.propose.close'] = function(p)
   require('locus.review').close(p.id)
   return { ok = true, data = {} }
 end

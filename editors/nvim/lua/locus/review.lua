@@ -1,4 +1,4 @@
--- Agents' proposed edits, reviewed in Neovim (the `edit.review` and `edit.review.close` editor
+-- Agents' proposed edits, reviewed in Neovim (the `edit.propose` and `edit.propose.close` editor
 -- actions, docs/reference/lsp.md): a new tab page shows the file beside the proposal in diff
 -- mode. The proposal is a buffer of its own that the user may edit; `:w` in it or
 -- `:Locus accept` accepts it as it stands, `:Locus reject` or closing its window rejects it.

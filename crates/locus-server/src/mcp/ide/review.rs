@@ -1,7 +1,7 @@
 //! Proposed edits reviewed in the editor, for every channel: the editor shows the proposal
 //! against the file (a diff where it has one), and the user accepts it, edited or not, or
-//! rejects it. Two editor actions (docs/reference/lsp.md): `edit.review` answers once the
-//! user decided, `edit.review.close` withdraws a proposal nobody decided on. Locus writes no
+//! rejects it. Two editor actions (docs/reference/lsp.md): `edit.propose` answers once the
+//! user decided, `edit.propose.close` withdraws a proposal nobody decided on. Locus writes no
 //! file: the accepted text goes back to the agent that proposed it.
 
 use std::sync::Arc;
@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use crate::mcp::host::EditorLink;
 
 /// The action that shows a proposal and answers `{accepted, text?}`.
-pub const REVIEW: &str = "edit.review";
+pub const PROPOSE: &str = "edit.propose";
 /// The action that withdraws a proposal.
-pub const CLOSE: &str = "edit.review.close";
+pub const CLOSE: &str = "edit.propose.close";
 
 /// The longest a proposal waits for the user: a proposal left open longer is withdrawn and
 /// counts as rejected, so that no wait is unbounded.
@@ -34,7 +34,7 @@ pub enum Verdict {
 
 /// Whether the editor behind `link` reviews proposals.
 pub fn can_review(link: &dyn EditorLink) -> bool {
-    link.editor().declared.iter().any(|a| a == REVIEW)
+    link.editor().declared.iter().any(|a| a == PROPOSE)
 }
 
 /// Shows the proposal `id` (`new_text` for the file `uri`, titled `title`) and waits for the
@@ -47,7 +47,7 @@ pub async fn review(
     title: &str,
 ) -> Result<Verdict, ActionError> {
     let params = json!({"id": id, "uri": uri, "newText": new_text, "title": title});
-    match link.request(REVIEW, params, LONGEST).await {
+    match link.request(PROPOSE, params, LONGEST).await {
         Ok(data) => verdict(&data),
         Err(ActionError::Timeout(_)) => {
             close(link, id).await;
@@ -57,7 +57,7 @@ pub async fn review(
     }
 }
 
-/// Withdraws the proposal `id`; the editor answers its `edit.review` as rejected.
+/// Withdraws the proposal `id`; the editor answers its `edit.propose` as rejected.
 pub async fn close(link: Arc<dyn EditorLink>, id: &str) {
     let _ = link.request(CLOSE, json!({ "id": id }), CLOSE_WAIT).await;
 }
@@ -70,7 +70,7 @@ fn verdict(data: &Value) -> Result<Verdict, ActionError> {
         (Some(false), _) => Ok(Verdict::Rejected),
         _ => Err(ActionError::Failed {
             message: format!(
-                "the editor answered {REVIEW} with {data}, not {{accepted: true, text}} or {{accepted: false}}"
+                "the editor answered {PROPOSE} with {data}, not {{accepted: true, text}} or {{accepted: false}}"
             ),
             data: None,
         }),

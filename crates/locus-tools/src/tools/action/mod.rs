@@ -3,6 +3,7 @@
 //! module holds what they share: asking the editor, and reading its answers and positions.
 
 mod diagnostic_collect;
+mod edit_propose;
 mod editor_open_file;
 mod file_rename;
 mod setting;
@@ -19,6 +20,7 @@ use serde_json::{Value, json};
 pub use diagnostic_collect::{
     DiagnosticCollect, DiagnosticData, DiagnosticParams, FileProblems, Problem,
 };
+pub use edit_propose::{EditPropose, ProposeData, ProposeParams};
 pub use editor_open_file::{EditorOpenFile, OpenData, OpenParams};
 pub use file_rename::{FileRename, FileRenameData, FileRenameParams};
 pub use setting::{Scope, SettingData, SettingGet, SettingGetParams, SettingSet, SettingSetParams};
@@ -36,7 +38,8 @@ pub fn register(c: &mut Catalogue) {
         .register(SettingGet)
         .register(SettingSet)
         .register(EditorOpenFile)
-        .register(DiagnosticCollect);
+        .register(DiagnosticCollect)
+        .register(EditPropose);
 }
 
 /// The action names editors declare and `locus/editorAction` sends (docs/reference/lsp.md):
@@ -54,6 +57,10 @@ pub mod names {
     pub const EDITOR_OPEN_FILE: &str = "editor.open_file";
     /// The problems the editor shows.
     pub const DIAGNOSTIC_COLLECT: &str = "diagnostic.collect";
+    /// Show a proposed content of a file for the user to accept or reject.
+    pub const EDIT_PROPOSE: &str = "edit.propose";
+    /// Withdraw a proposal nobody decided on (no tool of its own).
+    pub const EDIT_PROPOSE_CLOSE: &str = "edit.propose.close";
 }
 
 /// How long before the call's deadline the wait on the editor gives up, so the error can say
@@ -121,6 +128,11 @@ fn editor_name(editor: &ActionEditor) -> &str {
 /// What would work instead of an action the editor did not declare.
 fn undeclared_hint(editor: &str, action: &str) -> String {
     let lower = editor.to_ascii_lowercase();
+    if lower.contains("helix") && action == names::EDIT_PROPOSE {
+        return "Helix has no diff view: show the change in your answer and ask the user, then \
+                edit the file"
+            .to_string();
+    }
     if lower.contains("helix") {
         let instead = match action {
             names::SYMBOL_RENAME => "`<space>r` (rename_symbol) on the symbol",

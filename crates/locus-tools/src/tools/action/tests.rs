@@ -40,6 +40,8 @@ impl Editor {
                 "diagnostic.collect",
                 "setting.get",
                 "setting.set",
+                "edit.propose",
+                "edit.propose.close",
             ],
             encoding: PositionEncoding::Utf8,
             context: None,
@@ -142,6 +144,7 @@ fn each_action_is_named_after_its_tool() {
         SETTING_SET,
         EDITOR_OPEN_FILE,
         DIAGNOSTIC_COLLECT,
+        EDIT_PROPOSE,
     ];
     for action in actions {
         let tool = action.replacen('.', "_", 1);
@@ -528,4 +531,32 @@ fn paths_and_lines_are_checked_as_every_tool_checks_them() {
     let v = call(editor.clone(), "editor_open_file", json!({"path": "a.py", "line": 14}));
     assert_eq!(v["error"]["details"]["received"], 14, "{v}");
     assert!(editor.sent().is_empty(), "nothing was asked of the editor");
+}
+
+#[test]
+fn a_proposal_comes_back_as_the_user_left_it_and_nothing_is_written() {
+    let dir = workspace("propose");
+    std::fs::write(dir.join("a.py"), "old\n").unwrap();
+    let editor = Arc::new(Editor::new(&dir, |_, p| {
+        Ok(match p["newText"].as_str() {
+            Some("reject me\n") => json!({"accepted": false}),
+            _ => json!({"accepted": true, "text": "new, edited\n"}),
+        })
+    }));
+    let v = call(editor.clone(), "edit_propose", json!({"path": "a.py", "newContent": "new\n"}));
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["data"]["accepted"], true);
+    assert_eq!(v["data"]["content"], "new, edited\n");
+    assert_eq!(v["data"]["edited"], true);
+    let (action, sent) = &editor.sent()[0];
+    assert_eq!(action, "edit.propose");
+    assert!(sent["uri"].as_str().unwrap().ends_with("/a.py"), "{sent}");
+    assert_eq!(sent["newText"], "new\n");
+    assert_eq!(std::fs::read_to_string(dir.join("a.py")).unwrap(), "old\n", "Locus wrote the file");
+
+    let v =
+        call(editor.clone(), "edit_propose", json!({"path": "b.py", "newContent": "reject me\n"}));
+    assert_eq!(v["data"]["accepted"], false, "a new file may be proposed: {v}");
+    assert!(v["data"].get("content").is_none());
+    assert!(!dir.join("b.py").exists());
 }

@@ -110,7 +110,7 @@ impl IdeServer {
             return Err(internal(&format!(
                 "{} cannot show a diff to review (it declared no {} action): answer in the terminal",
                 link.editor().name,
-                review::REVIEW
+                review::PROPOSE
             )));
         }
         let uri = locus_platform::file_uri::uri_of(Path::new(&path));

@@ -108,7 +108,7 @@ impl GeminiIde {
             return failure(&format!(
                 "{} cannot show a diff to review (it declared no {} action): answer in the terminal",
                 link.editor().name,
-                review::REVIEW
+                review::PROPOSE
             ));
         }
         let id = format!("gemini:{path}");
