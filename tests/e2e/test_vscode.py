@@ -542,6 +542,39 @@ def test_editor_open_file_and_diagnostic_collect(vscode):
     assert ctx["symbols"]["immediateScope"]["name"] == "## Usage"
 
 
+def test_edit_propose_is_reviewed_in_vs_codes_diff_editor(vscode):
+    """An agent's edit_propose opens VS Code's diff editor; the user edits the proposal and
+    accepts it from the command palette (the title bar's check), or rejects the next one; the
+    agent gets the text as the user left it, and nothing is written."""
+    import threading
+
+    d = vscode.driver
+    path = vscode.ws / "src" / "greeter.ts"
+    before = path.read_text()
+    proposed = before.replace("this.prefix + name", "`${this.prefix}${name}`")
+    for verdict in ("accept", "reject"):
+        answer = {}
+        call = threading.Thread(target=lambda: answer.update(vscode.call("edit_propose", path="src/greeter.ts", newContent=proposed)))
+        call.start()
+        d("waitText", selector=".tab", text="Proposed: greeter.ts")
+        d("screenshot", path=str(ARTIFACTS / f"edit-propose-{verdict}.png"))
+        if verdict == "accept":
+            d("press", keys=["Control+End"])
+            d("type", text="// reviewed\n")
+            d("command", title="Locus: Accept Proposed Change")
+        else:
+            d("command", title="Locus: Reject Proposed Change")
+        call.join(60)
+        assert answer.get("ok"), answer
+        if verdict == "accept":
+            assert answer["data"]["accepted"] is True and answer["data"]["edited"] is True, answer
+            assert answer["data"]["content"] == proposed + "// reviewed\n", answer
+        else:
+            assert answer["data"] == {"path": str(path), "accepted": False}, answer
+        assert path.read_text() == before, "Locus or VS Code wrote the proposal"
+        wait_for("the proposal's tab closed", lambda: "Proposed: greeter.ts" not in "\n".join(d("texts", selector=".tab")["texts"]))
+
+
 def test_setting_set_and_get_in_both_scopes(vscode):
     for scope in ("workspace", "user"):
         before = vscode.call("setting_get", key="editor.tabSize", scope=scope)

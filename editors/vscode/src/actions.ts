@@ -6,9 +6,19 @@ import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
 
 import { lspDiagnostic } from './convert';
+import * as review from './review';
 
 /** The actions this extension declares in `initializationOptions.editorActions`. */
-export const EDITOR_ACTIONS = ['symbol.rename', 'file.rename', 'setting.get', 'setting.set', 'editor.open_file', 'diagnostic.collect'];
+export const EDITOR_ACTIONS = [
+  'symbol.rename',
+  'file.rename',
+  'setting.get',
+  'setting.set',
+  'editor.open_file',
+  'diagnostic.collect',
+  'edit.propose',
+  'edit.propose.close',
+];
 
 const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
@@ -61,6 +71,16 @@ export async function editorAction(action: unknown, params: unknown, log: (m: st
       return { ok: true, data: await editorOpenFile(p) };
     case 'diagnostic.collect':
       return { ok: true, data: diagnosticCollect(p) };
+    case 'edit.propose': {
+      if (typeof p.id !== 'string' || typeof p.newText !== 'string') {
+        throw invalid('edit.propose takes {id, uri, newText, title} (strings)');
+      }
+      const title = typeof p.title === 'string' ? p.title : 'Proposed change';
+      return { ok: true, data: await review.propose(p.id, uriOf(p, 'uri'), p.newText, title) };
+    }
+    case 'edit.propose.close':
+      await review.decide(String(p.id), false);
+      return { ok: true, data: {} };
     default:
       throw new ResponseError(METHOD_NOT_FOUND, `VS Code's Locus extension has no editor action ${JSON.stringify(action)}`, {
         hint: `it does ${EDITOR_ACTIONS.join(', ')}`,

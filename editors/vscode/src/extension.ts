@@ -14,6 +14,7 @@ import { apiSupport, NO_MCP_PROVIDER, type VsCodeApis } from './apis';
 import { Throttle } from './convert';
 import { Forwarder, readDiscovery, type Discovery } from './forward';
 import { RESTART_SETTINGS, serverCommand } from './settings';
+import * as review from './review';
 import { agentSnippets } from './snippets';
 import { SYMBOLS_SETTLE_MS, SymbolForwarder } from './symbols';
 import { declaredTools, lmApi, registerTools, selfTest } from './tools';
@@ -87,6 +88,10 @@ class Extension {
     subs.push(this.output, this.status, this.mcpChanged);
     subs.push(
       vscode.commands.registerCommand('locus.menu', () => this.menu()),
+      vscode.commands.registerCommand('locus.acceptProposal', () => review.decideActive(true)),
+      vscode.commands.registerCommand('locus.rejectProposal', () => review.decideActive(false)),
+      vscode.workspace.onDidCloseTextDocument((d) => review.onClosed(d)),
+      vscode.window.onDidChangeActiveTextEditor(() => review.updateContext()),
       vscode.commands.registerCommand('locus.copyMcpUrl', () => this.copyUrl()),
       vscode.commands.registerCommand('locus.copyAgentSnippet', () => this.copySnippet()),
       vscode.commands.registerCommand('locus.restart', () => this.restart('restart asked for')),
