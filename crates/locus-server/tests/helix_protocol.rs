@@ -102,7 +102,10 @@ fn a_recorded_helix_session_reports_the_cursor_edits_hover_and_selection() {
     // Helix offers utf-8 first: positions below count bytes.
     assert_eq!(caps["positionEncoding"], "utf-8");
     // Helix sends `workspace/executeCommand` only for a command a server lists.
-    assert_eq!(caps["executeCommandProvider"]["commands"], json!(["locus.cursor"]));
+    assert_eq!(
+        caps["executeCommandProvider"]["commands"],
+        json!(["locus.cursor", "locus.accept", "locus.reject"])
+    );
     // Hover goes to every server; Locus answers none, so Helix shows only the real server's.
     assert_eq!(caps["hoverProvider"], true);
     next(&mut s, "initialized", &mut answered);

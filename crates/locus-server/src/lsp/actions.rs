@@ -68,7 +68,14 @@ pub(super) struct Link {
     pub(super) name: String,
     pub(super) declared: Vec<String>,
     pub(super) encoding: PositionEncoding,
+    /// Whether Locus does `edit.propose` itself, showing proposals as documents
+    /// (`super::proposals`).
+    pub(super) by_document: bool,
 }
+
+/// The action that shows a proposed edit, and the one that withdraws it.
+pub(super) const PROPOSE: &str = "edit.propose";
+pub(super) const PROPOSE_CLOSE: &str = "edit.propose.close";
 
 impl std::fmt::Debug for Link {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -97,6 +104,14 @@ impl EditorLink for Link {
         let client = self.client.clone();
         let ctx = self.ctx.clone();
         let action = action.to_string();
+        if self.by_document && action == PROPOSE {
+            return Box::pin(async move { ctx.proposals.propose(&client, &params, wait).await });
+        }
+        if self.by_document && action == PROPOSE_CLOSE {
+            let id = params.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+            ctx.proposals.withdraw(&id);
+            return Box::pin(async { Ok(Value::Null) });
+        }
         Box::pin(async move {
             let started = Instant::now();
             ctx.log.debug(format_args!("{}: {action} {params}", EditorAction::METHOD));

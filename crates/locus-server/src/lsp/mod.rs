@@ -16,6 +16,7 @@
 mod actions;
 mod edge;
 pub mod log;
+mod proposals;
 mod transport;
 mod warm;
 mod wire;
@@ -125,6 +126,7 @@ where
         log: log::Log::new(options.log_level),
         client_log: Mutex::new(None),
         opened: Mutex::default(),
+        proposals: proposals::Proposals::default(),
     });
     // These wait in the log until the editor attaches at `initialize` (see `log`).
     let version = env!("CARGO_PKG_VERSION");
@@ -190,6 +192,8 @@ pub(crate) struct Ctx {
     /// `didOpen` params the transport decoded, by key, until the edge applies them in the
     /// stream's order (see `transport`), and the next key.
     opened: Mutex<(u64, std::collections::HashMap<u64, wire::DidOpen>)>,
+    /// Proposed edits Locus shows as documents, for editors with no diff view.
+    proposals: proposals::Proposals,
 }
 
 impl Ctx {
@@ -301,7 +305,11 @@ impl Backend {
                 },
             )),
             execute_command_provider: Some(ExecuteCommandOptions {
-                commands: vec![CURSOR_COMMAND.to_string()],
+                commands: vec![
+                    CURSOR_COMMAND.to_string(),
+                    proposals::ACCEPT.to_string(),
+                    proposals::REJECT.to_string(),
+                ],
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             }),
             workspace: Some(WorkspaceServerCapabilities {
@@ -460,7 +468,20 @@ impl LanguageServer for Backend {
                 self.ctx.log.warn(format_args!("{why}; no agent channel is served"));
             }
         }
-        let declared = actions::declared(options, &self.ctx);
+        let mut declared = actions::declared(options, &self.ctx);
+        // An editor with no diff view of its own that can open a document on request reviews
+        // proposed edits as documents Locus shows it. Helix 25.07 answers `window/showDocument`
+        // without declaring it.
+        let shows_documents = client.eq_ignore_ascii_case("helix")
+            || caps
+                .window
+                .as_ref()
+                .and_then(|w| w.show_document.as_ref())
+                .is_some_and(|d| d.support);
+        let by_document = shows_documents && !declared.iter().any(|a| a == actions::PROPOSE);
+        if by_document {
+            declared.extend([actions::PROPOSE.to_string(), actions::PROPOSE_CLOSE.to_string()]);
+        }
         if !declared.is_empty() {
             self.ctx.log.info(format_args!("editor actions declared: {}", declared.join(", ")));
         }
@@ -471,6 +492,7 @@ impl LanguageServer for Backend {
                 name: client.clone(),
                 declared,
                 encoding,
+                by_document,
             }));
         }
         {
@@ -579,8 +601,28 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         match params.command.as_str() {
             CURSOR_COMMAND => self.cursor_command(&params.arguments),
+            proposals::ACCEPT | proposals::REJECT => {
+                let accepted = params.command == proposals::ACCEPT;
+                let state = &self.ctx.state;
+                let active = state
+                    .with(|s| s.active_uri())
+                    .and_then(|u| locus_platform::file_uri::path_of(&u));
+                let text_of = |file: &std::path::Path| {
+                    let uri = locus_platform::file_uri::uri_of(file);
+                    state.with(|s| s.text(&uri)).map(|(_, text)| text)
+                };
+                match self.ctx.proposals.decide(accepted, active.as_deref(), text_of) {
+                    Ok(()) => Ok(None),
+                    Err(why) => {
+                        self.ctx.log.show(Level::Warn, format_args!("Locus: {why}"));
+                        Err(Error::invalid_params(why))
+                    }
+                }
+            }
             other => Err(Error::invalid_params(format!(
-                "unknown command `{other}`; Locus has `{CURSOR_COMMAND}`"
+                "unknown command `{other}`; Locus has `{CURSOR_COMMAND}`, `{}` and `{}`",
+                proposals::ACCEPT,
+                proposals::REJECT
             ))),
         }
     }
