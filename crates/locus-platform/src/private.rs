@@ -83,7 +83,9 @@ pub fn replace(from: &Path, to: &Path) -> io::Result<()> {
 /// Writes `bytes` to `path` as a new file readable by the user alone, replacing whatever was
 /// there at once for every reader: a reader sees the old content or the new, never a part.
 /// The bytes go to `<name>.<pid>.<n>.tmp` beside `path` (unique among live writers: the
-/// process id and a count of its writes), synced, then moved over `path` ([`replace`]). A
+/// process id and a count of its writes), then moved over `path` ([`replace`]). Not synced to
+/// the disk first: these files are rebuilt or rewritten when lost, and a sync can take seconds
+/// on a busy disk, longer than the symbol cache's write at shutdown may take. A
 /// file of that name left by a killed process with the same id is removed, never followed.
 /// Hand-written rather than the `tempfile` crate, which cannot create the file with the
 /// access list Windows needs.
@@ -103,7 +105,6 @@ pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
             other => other?,
         };
         file.write_all(bytes)?;
-        file.sync_all()?;
         drop(file);
         replace(&tmp, path)
     })();
