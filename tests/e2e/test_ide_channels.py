@@ -178,6 +178,15 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
         tmux.type("sh agent.sh\r")
         wait_for("Claude Code to show Neovim's selection", lambda: "2 lines selected" in tmux.capture(claude),
                  timeout=60, detail=lambda: tmux.capture(claude))
+        if verdict == "accept":
+            # The selected lines sent to the prompt from Neovim (`:'<,'>Locus mention`); the
+            # command ends the selection, so the prompt carries the mention instead.
+            tmux.type("\x02;")
+            time.sleep(0.3)
+            tmux.type(":Locus mention\r")
+            tmux.type("\x02;")
+            wait_for("the mention in Claude Code's prompt", lambda: "@greeter.py#L1-2" in tmux.capture(claude), timeout=30,
+                     detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
         tmux.type("say hi instead of hello")
         time.sleep(0.3)
         tmux.type("\r")
@@ -196,13 +205,14 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
                      detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
     finally:
         tmux.stop()
+    sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
     if verdict == "reject":
         assert path.read_text() == GREETER, "a rejected edit was written"
+        assert any("The user selected the lines 1 to 2 from" in b and "say hi instead of hello" in b for b in sent), \
+            "the prompt did not carry Neovim's selection"
         return
     assert path.read_text() == "def greet(name):\n    return 'hi there ' + name\n", "Claude Code did not write the text accepted in Neovim"
-    sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
-    assert any("The user selected the lines 1 to 2 from" in b and "say hi instead of hello" in b for b in sent), \
-        "the prompt did not carry Neovim's selection"
+    assert any("@greeter.py#L1-2 say hi instead of hello" in b for b in sent), "the prompt did not carry the mention"
 
 
 def gemini_home(home: Path):

@@ -292,7 +292,7 @@ def test_locus_command_and_help_exist_before_setup(tmp_path):
     r = run_probe(tmp_path, STARTUP_PROBE, tmp_path, LOCUS_DOCS=str(tmp_path / "docs"))
     assert r["loaded"] is True and r["command"] is True
     assert r["modules"] == ["locus.commands"], "plugin/locus.lua loads only the command's module"
-    assert sorted(r["completion"]) == ["accept", "reject", "restart", "status"]
+    assert sorted(r["completion"]) == ["accept", "mention", "reject", "restart", "status"]
     assert "no server is running" in r["before_setup"]
     assert r["clients_before"] == 0
     assert r["commands_after"] == 1 and r["completion_after"] == ["restart"]

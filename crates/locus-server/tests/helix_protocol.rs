@@ -104,7 +104,7 @@ fn a_recorded_helix_session_reports_the_cursor_edits_hover_and_selection() {
     // Helix sends `workspace/executeCommand` only for a command a server lists.
     assert_eq!(
         caps["executeCommandProvider"]["commands"],
-        json!(["locus.cursor", "locus.accept", "locus.reject"])
+        json!(["locus.cursor", "locus.mention", "locus.accept", "locus.reject"])
     );
     // Hover goes to every server; Locus answers none, so Helix shows only the real server's.
     assert_eq!(caps["hoverProvider"], true);

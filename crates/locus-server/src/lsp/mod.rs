@@ -38,6 +38,9 @@ pub use log::Level;
 
 /// The command `locus.cursor` (`workspace/executeCommand`).
 pub const CURSOR_COMMAND: &str = "locus.cursor";
+/// The command `locus.mention`: the lines of the focus (after `locus.cursor`'s arguments, when
+/// given) sent to the agents' prompts.
+pub const MENTION_COMMAND: &str = "locus.mention";
 
 /// How `locus lsp` runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -307,6 +310,7 @@ impl Backend {
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![
                     CURSOR_COMMAND.to_string(),
+                    MENTION_COMMAND.to_string(),
                     proposals::ACCEPT.to_string(),
                     proposals::REJECT.to_string(),
                 ],
@@ -338,6 +342,37 @@ impl Backend {
             caps.references_provider = Some(OneOf::Left(true));
         }
         caps
+    }
+
+    /// `locus.mention`: sends the lines of the user's focus (its selection, else the cursor's
+    /// line) to the agents connected through their IDE channels, after placing the cursor as
+    /// `locus.cursor` does when arguments are given. Said to the user when no agent got it.
+    fn mention_command(&self, arguments: &[Value]) -> Result<Option<Value>> {
+        if !arguments.is_empty() {
+            self.cursor_command(arguments)?;
+        }
+        let focus = self.ctx.state.with(|s| crate::mcp::ide::focus::Focus::of(&s.snapshot()));
+        let Some(focus) = focus else {
+            let why = "no file is active to mention";
+            self.ctx.log.show(Level::Warn, format_args!("Locus: {why}"));
+            return Err(Error::invalid_params(why));
+        };
+        // An end at the start of a line is not in the selection.
+        let last = if focus.end.line > focus.start.line && focus.end.character == 0 {
+            focus.end.line - 1
+        } else {
+            focus.end.line
+        };
+        let mention =
+            crate::mcp::ide::Mention { path: focus.path, lines: (focus.start.line, last) };
+        let sent = self.ctx.sidecar().map_or(0, |s| s.mention(mention));
+        if sent == 0 {
+            self.ctx.log.show(
+                Level::Warn,
+                format_args!("Locus: no agent is connected to take the mention"),
+            );
+        }
+        Ok(Some(serde_json::json!({ "agents": sent })))
     }
 
     /// `locus.cursor`: the cursor by path, from editors whose keymaps can run a command but
@@ -601,6 +636,7 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         match params.command.as_str() {
             CURSOR_COMMAND => self.cursor_command(&params.arguments),
+            MENTION_COMMAND => self.mention_command(&params.arguments),
             proposals::ACCEPT | proposals::REJECT => {
                 let accepted = params.command == proposals::ACCEPT;
                 let state = &self.ctx.state;
@@ -620,7 +656,7 @@ impl LanguageServer for Backend {
                 }
             }
             other => Err(Error::invalid_params(format!(
-                "unknown command `{other}`; Locus has `{CURSOR_COMMAND}`, `{}` and `{}`",
+                "unknown command `{other}`; Locus has `{CURSOR_COMMAND}`, `{MENTION_COMMAND}`, `{}` and `{}`",
                 proposals::ACCEPT,
                 proposals::REJECT
             ))),

@@ -204,6 +204,17 @@ impl Sidecar {
         decided.map(|_| ())
     }
 
+    /// Sends the lines `mention` to the agents connected through a channel that takes
+    /// mentions (Claude Code's); how many got it.
+    pub fn mention(&self, mention: crate::mcp::ide::Mention) -> usize {
+        let on = *self.channels.lock().unwrap_or_else(PoisonError::into_inner);
+        self.ide
+            .iter()
+            .filter(|(agent, _)| *agent == Agent::Claude && on.serves(*agent))
+            .map(|(_, channel)| channel.mention(mention.clone()))
+            .sum()
+    }
+
     /// The agents' channels served for this editor.
     pub fn channels(&self) -> Vec<AgentChannel> {
         self.info.agent_channels()

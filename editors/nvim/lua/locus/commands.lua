@@ -1,6 +1,6 @@
 -- The `:Locus` user command: `:Locus` (the scope chain at the cursor and file:line),
--- `:Locus status`, `:Locus restart`, `:Locus accept` and `:Locus reject` (a proposed change,
--- lua/locus/review.lua), their completion and how they print. This module loads
+-- `:Locus status`, `:Locus restart`, `:Locus mention` (lines to an agent's prompt), `:Locus accept`
+-- and `:Locus reject` (a proposed change, lua/locus/review.lua), their completion and how they print. This module loads
 -- nothing else until the command runs, so plugin/locus.lua can define the command at start-up.
 
 local M = {}
@@ -18,6 +18,35 @@ end
 local subcommands = {
   status = function()
     echo(require('locus').status_lines())
+  end,
+  -- The lines given (`:'<,'>Locus mention`), else the cursor's, sent to the prompt of the agent
+  -- connected through its IDE channel (Claude Code's `@file#L1-2`).
+  mention = function(opts)
+    local locus = require('locus')
+    local bufnr = api.nvim_get_current_buf()
+    local client = locus.client(bufnr)
+    if not client then
+      echo({ 'locus: Locus does not serve this buffer' }, 'WarningMsg')
+      return
+    end
+    local line1, line2 = opts.line1, opts.line2
+    if opts.range == 0 then
+      line1 = api.nvim_win_get_cursor(0)[1]
+      line2 = line1
+    end
+    local arg = {
+      path = api.nvim_buf_get_name(bufnr),
+      line = line1,
+      column = 1,
+      selection = { startLine = line1, endLine = line2 },
+    }
+    client:request('workspace/executeCommand', { command = 'locus.mention', arguments = { arg } }, function(err, result)
+      if err then
+        echo({ 'locus: ' .. (err.message or tostring(err)) }, 'WarningMsg')
+      elseif result and result.agents == 0 then
+        echo({ 'locus: no agent is connected to take the mention' }, 'WarningMsg')
+      end
+    end, bufnr)
   end,
   accept = function()
     require('locus.review').decide(true)
@@ -46,11 +75,15 @@ function M.run(opts)
     return
   end
   local f = subcommands[sub]
-  if not f then
-    echo({ ('locus: unknown subcommand `%s` (status, restart, accept, reject)'):format(sub) }, 'ErrorMsg')
+  if f and opts.range > 0 and sub ~= 'mention' then
+    echo({ ('locus: `:Locus %s` takes no range'):format(sub) }, 'ErrorMsg')
     return
   end
-  f()
+  if not f then
+    echo({ ('locus: unknown subcommand `%s` (status, restart, mention, accept, reject)'):format(sub) }, 'ErrorMsg')
+    return
+  end
+  f(opts)
 end
 
 --- The subcommands that start with `lead`.
@@ -66,8 +99,9 @@ end
 function M.create()
   api.nvim_create_user_command('Locus', M.run, {
     nargs = '?',
+    range = true,
     complete = M.complete,
-    desc = 'Locus: the scope chain at the cursor; `status`; `restart`; `accept`, `reject` a proposed change',
+    desc = 'Locus: the scope chain at the cursor; `status`; `restart`; `mention` lines to an agent; `accept`, `reject` a proposed change',
   })
 end
 

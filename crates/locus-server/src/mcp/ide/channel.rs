@@ -13,6 +13,17 @@ pub struct Channel {
     token: String,
     published: Mutex<Published>,
     agents: AtomicUsize,
+    /// Ranges the user sent to the agents (`at_mentioned`), to every connection.
+    mentions: tokio::sync::broadcast::Sender<Mention>,
+}
+
+/// Lines of a file the user sent to the agent's prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// The file.
+    pub path: String,
+    /// The first and last line, 0-based.
+    pub lines: (u32, u32),
 }
 
 #[derive(Debug, Default)]
@@ -25,7 +36,8 @@ struct Published {
 impl Channel {
     /// A channel on `port` behind `token`.
     pub fn new(port: u16, token: String) -> Channel {
-        Channel { port, token, published: Mutex::default(), agents: AtomicUsize::new(0) }
+        let (mentions, _) = tokio::sync::broadcast::channel(16);
+        Channel { port, token, published: Mutex::default(), agents: AtomicUsize::new(0), mentions }
     }
 
     /// The port it listens on.
@@ -50,6 +62,16 @@ impl Channel {
         } else {
             self.agents.fetch_sub(1, Ordering::Relaxed);
         }
+    }
+
+    /// Sends `mention` to every agent connected; how many got it.
+    pub fn mention(&self, mention: Mention) -> usize {
+        self.mentions.send(mention).unwrap_or(0)
+    }
+
+    /// The mentions sent from now on.
+    pub fn mentions(&self) -> tokio::sync::broadcast::Receiver<Mention> {
+        self.mentions.subscribe()
     }
 
     /// The file agents find it by, once written.

@@ -19,7 +19,7 @@ pub mod review;
 
 use std::sync::Arc;
 
-pub use channel::Channel;
+pub use channel::{Channel, Mention};
 
 use crate::mcp::host::SidecarInfo;
 use crate::state::Shared;

@@ -19,10 +19,10 @@ use rmcp::{RoleServer, ServiceExt};
 use tokio_util::sync::CancellationToken;
 
 use super::tools::{IdeServer, selection};
-use crate::mcp::ide::Served;
 use crate::mcp::ide::focus::Focus;
 use crate::mcp::ide::pace::{self, Pace};
 use crate::mcp::ide::review;
+use crate::mcp::ide::{Mention, Served};
 use crate::mcp::sidecar::{constant_time_eq, is_loopback_authority, is_loopback_origin};
 use crate::state::Shared;
 
@@ -100,8 +100,10 @@ async fn session(socket: WebSocket, served: Arc<Served>) {
     served.channel.count_agent(true);
     let pusher =
         tokio::spawn(push_focus(running.peer().clone(), served.state.clone(), latest, connected));
+    let mentions = tokio::spawn(push_mentions(running.peer().clone(), served.channel.mentions()));
     let _ = running.waiting().await;
     pusher.abort();
+    mentions.abort();
     served.channel.count_agent(false);
     // A CLI that went away decides nothing: its proposals are withdrawn.
     let open: Vec<String> =
@@ -109,6 +111,32 @@ async fn session(socket: WebSocket, served: Arc<Served>) {
     if let Some(link) = served.info.link() {
         for id in open {
             review::close(link.clone(), &id).await;
+        }
+    }
+}
+
+/// Pushes each range the user sends as `at_mentioned {filePath, lineStart, lineEnd}` (0-based):
+/// the CLI puts `@file#L1-2` into the prompt being written.
+async fn push_mentions(
+    peer: Peer<RoleServer>,
+    mut mentions: tokio::sync::broadcast::Receiver<Mention>,
+) {
+    loop {
+        let mention = match mentions.recv().await {
+            Ok(m) => m,
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        };
+        let params = serde_json::json!({
+            "filePath": mention.path, "lineStart": mention.lines.0, "lineEnd": mention.lines.1,
+        });
+        let notification = CustomNotification::new("at_mentioned", Some(params));
+        if peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+            .is_err()
+        {
+            return;
         }
     }
 }
