@@ -353,3 +353,53 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
     prompt = [json.dumps(r["body"]) for r in stub.requests if r["body"] and "say hi instead of hello" in json.dumps(r["body"])]
     assert prompt and "Here is the user's editor context" in prompt[0] and "return 'hello ' + name" in prompt[0], \
         "the prompt did not carry Neovim's selection"
+
+
+def test_a_killed_editors_files_are_not_trusted(tmp_path):
+    """`locus lsp` killed outright cannot remove its files: Claude Code deletes a lock whose
+    process is dead and connects to nothing; the next Locus removes Gemini CLI's file."""
+    import signal
+
+    work = tmp_path.resolve() / "ws"
+    work.mkdir()
+    (work / "run").mkdir(mode=0o700)
+    (work / "tmp").mkdir()
+    config = work / ".claude"
+    claude_home(config, work)
+    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(config), TMPDIR=str(work / "tmp"),
+               XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
+    editor = Editor(work, env, "helix")
+    lock = wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))[0]
+    gemini_dir = work / "tmp" / "gemini" / "ide"
+    gemini = wait_for("Gemini CLI's discovery file", lambda: list(gemini_dir.glob("*.json")))[0]
+    editor.proc.send_signal(signal.SIGKILL)
+    editor.proc.wait()
+    assert lock.exists() and gemini.exists(), "a killed process removed its files"
+
+    stub = Anthropic([{"text": "ok"}])
+    agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
+                      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+    (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide\n")
+    tmux = Tmux(work, agent)
+    try:
+        tmux.start(f"sh {work / 'agent.sh'}")
+        pane = tmux.panes()[0].split()[0]
+        wait_for("Claude Code to delete the dead editor's lock", lambda: not lock.exists(), timeout=60,
+                 detail=lambda: tmux.capture(pane))
+        tmux.type("/status")
+        time.sleep(0.3)
+        tmux.type("\r")
+        wait_for("Claude Code's status", lambda: "IDE" in tmux.capture(pane) or "Status" in tmux.capture(pane), timeout=30,
+                 detail=lambda: tmux.capture(pane))
+        assert "Connected to Helix" not in tmux.capture(pane)
+    finally:
+        tmux.stop()
+    # The next Locus, whatever the editor, removes the dead one's Gemini file.
+    editor = Editor(work, env, "helix")
+    try:
+        wait_for("the dead process's Gemini file removed", lambda: not gemini.exists(),
+                 detail=lambda: str(list(gemini_dir.iterdir())))
+        assert len(list(gemini_dir.glob("*.json"))) == 1, list(gemini_dir.iterdir())
+    finally:
+        editor.stop()
