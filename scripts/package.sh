@@ -45,6 +45,10 @@ export PATH="$PEERS/zig/bin:$PATH" MACOSX_DEPLOYMENT_TARGET=11.0
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 mkdir -p "$DIST"
 (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >&2)
+# The manifest's tools are checked against a binary this machine runs (the binaries of other
+# systems cannot be asked), and the extension bundled once for every VSIX.
+(cd editors/vscode && npm run --silent tools:check >&2 && npm run --silent typecheck >&2 &&
+  npm run --silent bundle >&2)
 
 for t in "${targets[@]}"; do
   zig_triple="${TRIPLE[$t]}"
@@ -69,7 +73,7 @@ for t in "${targets[@]}"; do
   esac
   rm -rf "$stage"
 
-  (cd editors/vscode && LOCUS_VSCODE_BINARY="$binary" npm run --silent package -- --target "$t" \
+  (cd editors/vscode && LOCUS_VSCODE_BINARY="$binary" node scripts/package.mjs --target "$t" \
     --out "$DIST/locus-$version-$t.vsix" >&2)
 done
 
