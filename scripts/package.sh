@@ -46,9 +46,14 @@ version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 mkdir -p "$DIST"
 (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >&2)
 # The manifest's tools are checked against a binary this machine runs (the binaries of other
-# systems cannot be asked), and the extension bundled once for every VSIX.
-(cd editors/vscode && npm run --silent tools:check >&2 && npm run --silent typecheck >&2 &&
-  npm run --silent bundle >&2)
+# systems cannot be asked): this package's Linux x86-64 build, else this checkout's own.
+host="$TARGET/x86_64-unknown-linux-gnu/release/locus"
+[ -x "$host" ] || host="$TARGET/release/locus"
+if [ ! -x "$host" ]; then
+  cargo build --release --locked -p locus-server >&2
+fi
+(cd editors/vscode && LOCUS_VSCODE_BINARY="$host" npm run --silent tools:check >&2 &&
+  npm run --silent typecheck >&2 && npm run --silent bundle >&2)
 
 for t in "${targets[@]}"; do
   zig_triple="${TRIPLE[$t]}"
