@@ -45,23 +45,29 @@ export PATH="$PEERS/zig/bin:$PATH" MACOSX_DEPLOYMENT_TARGET=11.0
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 mkdir -p "$DIST"
 (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error >&2)
-# The manifest's tools are checked against a binary this machine runs (the binaries of other
-# systems cannot be asked): this package's Linux x86-64 build, else this checkout's own.
-host="$TARGET/x86_64-unknown-linux-gnu/release/locus"
-[ -x "$host" ] || host="$TARGET/release/locus"
-if [ ! -x "$host" ]; then
+
+for t in "${targets[@]}"; do
+  zig_triple="${TRIPLE[$t]}"
+  features=()
+  case "$t" in darwin-*) features=(--features macos-kqueue) ;; esac
+  echo "package: building ${zig_triple%.2.28} for $t" >&2
+  cargo zigbuild --release --locked -p locus-server --target "$zig_triple" "${features[@]}" >&2
+done
+
+# The manifest's tools are checked against a binary of this source this machine runs (the
+# binaries of other systems cannot be asked): the Linux x86-64 build when it was made, else
+# the checkout's own release build. The extension is bundled once for every VSIX.
+host="$TARGET/release/locus"
+if [[ " ${targets[*]} " == *" linux-x64 "* ]]; then
+  host="$TARGET/x86_64-unknown-linux-gnu/release/locus"
+else
   cargo build --release --locked -p locus-server >&2
 fi
 (cd editors/vscode && LOCUS_VSCODE_BINARY="$host" npm run --silent tools:check >&2 &&
   npm run --silent typecheck >&2 && npm run --silent bundle >&2)
 
 for t in "${targets[@]}"; do
-  zig_triple="${TRIPLE[$t]}"
-  triple="${zig_triple%.2.28}"
-  features=()
-  case "$t" in darwin-*) features=(--features macos-kqueue) ;; esac
-  echo "package: building $triple for $t" >&2
-  cargo zigbuild --release --locked -p locus-server --target "$zig_triple" "${features[@]}" >&2
+  triple="${TRIPLE[$t]%.2.28}"
   exe=locus
   case "$t" in win32-*) exe=locus.exe ;; esac
   binary="$TARGET/$triple/release/$exe"
@@ -82,6 +88,6 @@ for t in "${targets[@]}"; do
     --out "$DIST/locus-$version-$t.vsix" >&2)
 done
 
-(cd "$DIST" && sha256sum -- *.tar.gz *.zip *.vsix 2>/dev/null > SHA256SUMS)
+(cd "$DIST" && shopt -s nullglob && files=(*.tar.gz *.zip *.vsix) && sha256sum -- "${files[@]}" > SHA256SUMS)
 echo "package: $(wc -l < "$DIST/SHA256SUMS") files in $DIST" >&2
 cat "$DIST/SHA256SUMS"
