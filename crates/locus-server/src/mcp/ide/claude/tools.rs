@@ -167,8 +167,9 @@ impl IdeServer {
             for d in file.get_mut("diagnostics").and_then(Value::as_array_mut).into_iter().flatten()
             {
                 if let Some(n) = d.get("severity").and_then(Value::as_u64) {
-                    let name =
-                        ["Error", "Warning", "Information", "Hint"].get(n as usize - 1).copied();
+                    // LSP's 1 to 4; anything else (0, a future value) reads as information.
+                    let names = ["Error", "Warning", "Information", "Hint"];
+                    let name = n.checked_sub(1).and_then(|i| names.get(i as usize)).copied();
                     d["severity"] = json!(name.unwrap_or("Information"));
                 }
             }
