@@ -227,14 +227,14 @@ fn cursor_is_warned_when_locus_fills_its_tool_cap() {
     let offers = format!("which offers {all} tools");
     assert!(detail.contains(&offers) && detail.contains("at most 40 tools"), "{check}");
     assert!(
-        check["fix"].as_str().unwrap().contains("--tools editor,symbol` (10 tools)"),
+        check["fix"].as_str().unwrap().contains("--tools editor,symbol` (11 tools)"),
         "{check}"
     );
 
     write(&cursor, &servers(json!(["mcp", "--tools", "editor,symbol"])));
     let check = find(&s.checks(), "Cursor").clone();
     assert_eq!(check["status"], "ok", "{check}");
-    assert!(check["detail"].as_str().unwrap().contains("which offers 10 tools"), "{check}");
+    assert!(check["detail"].as_str().unwrap().contains("which offers 11 tools"), "{check}");
 
     write(&cursor, &servers(json!(["mcp", "--tools=editor,debugger"])));
     let check = find(&s.checks(), "Cursor").clone();

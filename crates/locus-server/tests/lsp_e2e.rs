@@ -340,7 +340,10 @@ fn editors_without_a_plugin_use_requests_and_edits_as_the_cursor() {
         assert!(!caps[cap].is_null(), "{cap} declared for an editor without a plugin");
     }
     assert!(caps["documentSymbolProvider"].is_null(), "no duplicate outline entries");
-    assert_eq!(caps["executeCommandProvider"]["commands"], json!(["locus.cursor"]));
+    assert_eq!(
+        caps["executeCommandProvider"]["commands"],
+        json!(["locus.cursor", "locus.mention", "locus.accept", "locus.reject"])
+    );
     s.open(&uri, "python", 1, PY);
 
     // A hover stands in for the cursor and answers nothing (no popup).
