@@ -80,9 +80,10 @@ impl Channel {
         published.file.as_ref().map(|(path, _)| path.clone())
     }
 
-    /// Writes `bytes` to `dir`/`name` (the folder created readable by the user alone, the
-    /// file replaced at once), unless the file says that already; never after
-    /// [`Channel::withdraw`]. A file of another name written before is removed.
+    /// Writes `bytes` to `dir`/`name` (the folder created readable by the user alone, and
+    /// refused when others may write to it; the file replaced at once), unless the file says
+    /// that already; never after [`Channel::withdraw`]. A file of another name written before
+    /// is removed.
     pub fn publish(&self, dir: &Path, name: &str, bytes: Vec<u8>) -> io::Result<()> {
         let mut published = self.published.lock().unwrap_or_else(PoisonError::into_inner);
         let path = dir.join(name);
@@ -92,6 +93,14 @@ impl Channel {
             return Ok(());
         }
         locus_platform::private::create_dir(dir)?;
+        // A folder others may write to (a shared temporary folder someone else prepared) could
+        // see the file replaced or removed behind the agent's back: refused.
+        locus_platform::private::check_dir(dir, false).map_err(|why| {
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("refusing {}: {why}", dir.display()),
+            )
+        })?;
         locus_platform::private::write_replacing(&path, &bytes)?;
         if let Some((old, _)) = published.file.replace((path.clone(), bytes))
             && old != path
@@ -135,5 +144,19 @@ mod tests {
         channel.publish(&dir, "4711.lock", b"two".to_vec()).unwrap();
         assert!(!path.exists(), "a withdrawn channel publishes nothing");
         std::fs::remove_dir_all(tmp).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_others_may_write_to_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("locus-channel-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let channel = Channel::new(4712, "t0k".into());
+        let e = channel.publish(&dir, "4712.lock", b"x".to_vec()).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::PermissionDenied, "{e}");
+        assert!(!dir.join("4712.lock").exists());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
