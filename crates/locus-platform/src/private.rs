@@ -8,8 +8,12 @@ use std::io;
 use std::path::Path;
 
 /// Creates `dir` and its missing parents, readable by the user alone (mode 0700; on Windows
-/// an access list granting the user and the system alone).
+/// an access list granting the user and the system alone). A folder that exists already is
+/// left as it is: [`check_dir`] says whether it may be trusted.
 pub fn create_dir(dir: &Path) -> io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
