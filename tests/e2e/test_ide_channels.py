@@ -32,6 +32,7 @@ class Editor:
     """`locus lsp` driven as an editor drives it: initialize, open a file, move the cursor."""
 
     def __init__(self, work: Path, env: dict, name: str):
+        self.shown: list[str] = []
         self.proc = subprocess.Popen([locus_bin(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=open(work / "lsp.err", "w"), env=env)
         threading.Thread(target=self._read, daemon=True).start()
@@ -55,18 +56,27 @@ class Editor:
             length = int(header.split(b":")[1])
             out.readline()
             message = json.loads(out.read(length))
-            if "id" in message and "method" in message:  # a request: answered empty
+            if message.get("method") == "window/showDocument":  # opened, as Helix does
+                self.shown.append(message["params"]["uri"])
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": {"success": True}})
+            elif "id" in message and "method" in message:  # another request: answered empty
                 self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
 
     def open(self, path: Path, text: str):
+        self.open_uri(path.as_uri(), text)
+
+    def open_uri(self, uri: str, text: str):
         self.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": text}}})
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}})
 
     def select(self, path: Path, start: tuple[int, int], end: tuple[int, int]):
         at = lambda p: {"line": p[0], "character": p[1]}  # noqa: E731
         self.send({"jsonrpc": "2.0", "method": "locus/didChangeCursor", "params": {
             "textDocument": {"uri": path.as_uri(), "version": 1}, "position": at(end),
             "selections": [{"start": at(start), "end": at(end)}]}})
+
+    def command(self, name: str):
+        self.send({"jsonrpc": "2.0", "id": 99, "method": "workspace/executeCommand", "params": {"command": name}})
 
     def stop(self):
         self.proc.stdin.close()
@@ -403,3 +413,56 @@ def test_a_killed_editors_files_are_not_trusted(tmp_path):
         assert len(list(gemini_dir.glob("*.json"))) == 1, list(gemini_dir.iterdir())
     finally:
         editor.stop()
+
+
+def test_claude_codes_edit_reviewed_in_a_helix_like_editor(tmp_path):
+    """Helix has no diff view: Claude Code's proposed edit opens beside the file as a document
+    Locus shows (`window/showDocument`); the user edits it there and runs `locus.accept`
+    (`space A`), and Claude Code writes that text."""
+    work = tmp_path.resolve() / "ws"
+    work.mkdir()
+    (work / "run").mkdir(mode=0o700)
+    config = work / ".claude"
+    claude_home(config, work)
+    path = work / "greeter.py"
+    path.write_text(GREETER)
+    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(config), XDG_RUNTIME_DIR=str(work / "run"),
+               XDG_CACHE_HOME=str(work / "cache"), LOCUS_LOG="info")
+    editor = Editor(work, env, "helix")
+    stub = Anthropic([
+        {"tool": "Read", "args": {"file_path": str(path)}},
+        {"tool": "Edit", "args": {"file_path": str(path), "old_string": "'hello '", "new_string": "'hi '"}},
+        {"text": "Changed."},
+    ])
+    tmux = None
+    try:
+        wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))
+        editor.open(path, GREETER)
+        editor.select(path, (0, 0), (2, 0))
+        agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
+                          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
+        (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide --permission-mode default\n")
+        tmux = Tmux(work, agent)
+        tmux.start(f"sh {work / 'agent.sh'}")
+        pane = tmux.panes()[0].split()[0]
+        wait_for("Claude Code to show the selection", lambda: "2 lines selected" in tmux.capture(pane), timeout=60,
+                 detail=lambda: tmux.capture(pane))
+        tmux.type("say hi instead of hello")
+        time.sleep(0.3)
+        tmux.type("\r")
+        shown = wait_for("the proposal shown in the editor", lambda: editor.shown, timeout=60, detail=lambda: tmux.capture(pane))
+        proposal = shown[0]
+        assert "/proposals/" in proposal and proposal.endswith("/greeter.py"), proposal
+        # Helix opens it; the user edits it and presses `space A`.
+        editor.open_uri(proposal, "def greet(name):\n    return 'hi ' + name\n")
+        editor.send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": proposal, "version": 2},
+            "contentChanges": [{"text": "def greet(name):\n    return 'hi there ' + name\n"}]}})
+        editor.command("locus.accept")
+        wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
+    finally:
+        if tmux:
+            tmux.stop()
+        editor.stop()
+    assert path.read_text() == "def greet(name):\n    return 'hi there ' + name\n", "Claude Code did not write the text accepted"
