@@ -86,6 +86,14 @@ class Editor:
             self.proc.kill()
 
 
+def switch_to(tmux: Tmux, pane: str):
+    """Makes `pane` the one the user types into, and waits until it is. tmux's own command
+    rather than its `C-b ;` key, which a busy client sometimes took a moment too late: what is
+    under test is what the user types in the pane, not tmux's key table."""
+    tmux.run("select-pane", "-t", pane)
+    wait_for(f"pane {pane} active", lambda: any(p.split()[:2] == [pane, "1"] for p in tmux.panes()))
+
+
 def claude_home(config: Path, work: Path):
     """Claude Code's own settings, as after its first run: onboarding done, the folder trusted
     and the API key approved, so that the first screen is the prompt."""
@@ -191,10 +199,9 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
         if verdict == "accept":
             # The selected lines sent to the prompt from Neovim (`:'<,'>Locus mention`); the
             # command ends the selection, so the prompt carries the mention instead.
-            tmux.type("\x02;")
-            time.sleep(0.3)
+            switch_to(tmux, nvim)
             tmux.type(":Locus mention\r")
-            tmux.type("\x02;")
+            switch_to(tmux, claude)
             wait_for("the mention in Claude Code's prompt", lambda: "@greeter.py#L1-2" in tmux.capture(claude), timeout=30,
                      detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
         tmux.type("say hi instead of hello")
@@ -203,8 +210,7 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
         # The diff opens in Neovim; the user goes there, improves the proposal and writes it.
         wait_for("the proposal in Neovim", lambda: "locus-review://" in tmux.capture(nvim) or "proposes this change" in tmux.capture(nvim),
                  timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(claude))
-        tmux.type("\x02;")  # the last active pane: Neovim
-        time.sleep(0.3)
+        switch_to(tmux, nvim)
         if verdict == "accept":
             tmux.type(":%s/'hi '/'hi there '/\r:w\r")
             wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(claude), timeout=60,
@@ -352,8 +358,7 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
         tmux.type("\r")
         wait_for("the proposal in Neovim", lambda: "proposes this change" in tmux.capture(nvim) or "locus-review://" in tmux.capture(nvim),
                  timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(gemini))
-        tmux.type("\x02;")
-        time.sleep(0.3)
+        switch_to(tmux, nvim)
         tmux.type(":%s/'hi '/'hi there '/\r:w\r")
         wait_for("Gemini CLI to finish", lambda: "Changed." in tmux.capture(gemini), timeout=60,
                  detail=lambda: tmux.capture(gemini) + "\n----\n" + tmux.capture(nvim))
