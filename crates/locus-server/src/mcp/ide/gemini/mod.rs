@@ -11,7 +11,8 @@
 //! - The discovery file exists only while the editor is connected, names `ideInfo` (so the CLI
 //!   needs no guess of which IDE runs it) and the editor's folders, and is removed with the
 //!   sidecar's discovery file.
-//! - The files of dead processes are removed whenever one is written.
+//! - The files of dead processes, and Locus's own files whose process id another program now
+//!   has, are removed whenever one is written.
 //! - Every request is checked for a loopback `Host`, no foreign `Origin` and the token, as the
 //!   sidecar's are.
 
@@ -29,6 +30,9 @@ use super::Channel;
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Discovery {
+    /// Which program wrote the file (`"locus"`): the CLI reads no more than it knows, and
+    /// Locus knows its own files apart when it removes stale ones.
+    server: &'static str,
     port: u16,
     /// The workspace folders, joined as PATH is (`:`, `;` on Windows).
     workspace_path: String,
@@ -61,6 +65,7 @@ pub fn publish(channel: &Channel, folders: &[PathBuf], ide_name: &str) -> io::Re
         .to_string_lossy()
         .into_owned();
     let discovery = Discovery {
+        server: "locus",
         port: channel.port(),
         workspace_path,
         auth_token: channel.token().to_string(),
@@ -77,6 +82,8 @@ pub fn publish(channel: &Channel, folders: &[PathBuf], ide_name: &str) -> io::Re
 
 /// Removes the discovery files of processes no longer alive (a killed editor's Locus): the CLI
 /// would take one whose folders hold its own and fail to connect, rather than find the live one.
+/// A file Locus wrote whose process id now belongs to another program (ids are reused) is
+/// stale too.
 fn remove_stale(dir: &std::path::Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -86,11 +93,24 @@ fn remove_stale(dir: &std::path::Path) {
             .and_then(|n| n.strip_prefix("gemini-ide-server-"))
             .and_then(|rest| rest.split('-').next())
             .and_then(|pid| pid.parse::<u32>().ok());
-        if let Some(pid) = pid
-            && pid != std::process::id()
-            && !locus_platform::process::alive(pid)
+        let Some(pid) = pid.filter(|pid| *pid != std::process::id()) else { continue };
+        if !locus_platform::process::alive(pid)
+            || (written_by_locus(&entry.path()) && !runs_locus(pid))
         {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+fn written_by_locus(file: &std::path::Path) -> bool {
+    std::fs::read(file)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v["server"] == "locus")
+}
+
+/// Whether `pid` runs a program named `locus` (any version, any path).
+fn runs_locus(pid: u32) -> bool {
+    let Some(info) = locus_platform::process::inspect(pid) else { return true };
+    info.executable.as_deref().and_then(|e| e.file_stem()).is_none_or(|stem| stem == "locus")
 }
