@@ -193,12 +193,15 @@ impl Sidecar {
         asked: Option<&serde_json::Value>,
     ) -> Result<(), String> {
         let name = if name.is_empty() { "unnamed editor" } else { name };
-        *self.info.editor.lock().unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
+        // The channels first: a rewrite on the refresh task that sees the editor must see
+        // them too, or it writes the discovery file without them and the next one, finding
+        // nothing changed, publishes nothing.
         let decided = Channels::decide(name, asked);
         let on = decided.clone().unwrap_or(Channels::NONE);
         *self.channels.lock().unwrap_or_else(PoisonError::into_inner) = on;
         *self.info.served_channels.lock().unwrap_or_else(PoisonError::into_inner) =
             self.ide.iter().filter(|(agent, _)| on.serves(*agent)).cloned().collect();
+        *self.info.editor.lock().unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
         self.info.touch();
         self.rewrite();
         decided.map(|_| ())
@@ -252,6 +255,12 @@ impl Sidecar {
         // Activity alone is written at most once a second.
         let changed = record.workspace_folders != folders || record.editor != editor;
         if !changed && active < record.last_active_ms + 1000 {
+            // A channel served but not yet published (its file could not be written) is tried
+            // again.
+            if self.info.agent_channels().iter().any(|c| c.file.is_none()) {
+                drop(record);
+                self.publish_channels(&folders, editor.as_deref());
+            }
             return;
         }
         let (folders_now, editor_now) = (folders.clone(), editor.clone());
