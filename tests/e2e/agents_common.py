@@ -7,6 +7,7 @@ A missing peer (an agent CLI, the `locus` binary) fails the test: it never skips
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -55,12 +56,28 @@ def agent_env(work: Path, home: Path, **extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CLAUDE", "CODEX"))}
     env.pop("TMUX", None)
     env.pop("TMUX_PANE", None)
+    # A CLI that believes it runs in CI (Gemini's Ink interface checks `CI`, `CONTINUOUS_INTEGRATION`
+    # and `CI_*`) runs headless and exits at once; a user runs it in a terminal.
+    for key in [k for k in env if k in ("CI", "CONTINUOUS_INTEGRATION") or k.startswith("CI_")]:
+        env.pop(key)
     home.mkdir(parents=True, exist_ok=True)
     env.update(HOME=str(home), PATH=f"{locus_on_path(work)}:{env.get('PATH', '')}", NO_PROXY="127.0.0.1,localhost", LOCUS_LOG="warn")
     for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
         env.pop(proxy, None)
     env.update(extra)
     return env
+
+
+def agent_script(work: Path, agent: dict, argv: list[str], then: str = "exec") -> Path:
+    """Writes `agent.sh`, which runs the CLI with exactly `agent` as its environment: the pane's
+    shell inherits the editor's, which may hold variables the CLI reacts to. `then` is `exec`, or
+    a redirection and status file for a CLI run to its end."""
+    pairs = " ".join(shlex.quote(f"{k}={v}") for k, v in agent.items())
+    command = f"env -i {pairs} {' '.join(shlex.quote(a) for a in argv)}"
+    line = f"exec {command}" if then == "exec" else f"{command} {then}"
+    script = work / "agent.sh"
+    script.write_text(line + "\n")
+    return script
 
 
 def run_agent(argv: list[str], work: Path, env: dict, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -112,9 +129,7 @@ def beside_neovim(work: Path, name: str, agent: dict, argv: list[str]) -> None:
     env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="warn", XDG_RUNTIME_DIR=run, HOME=str(work))
     env.pop("TMUX", None)
     env.pop("TMUX_PANE", None)
-    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-    command = " ".join(f"'{a}'" for a in argv)
-    (work / "agent.sh").write_text(exports + f"{command} < /dev/null > agent.out 2>&1\necho $? > agent.done\n")
+    agent_script(work, agent, argv, then="< /dev/null > agent.out 2>&1; echo $? > agent.done")
     tmux = Tmux(work, env)
     try:
         tmux.start(f"exec {nvim} --clean -u {work / 'init.lua'} greeter.py")

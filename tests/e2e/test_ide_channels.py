@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from agents_common import Anthropic, agent_bin, agent_env
+from agents_common import Anthropic, agent_bin, agent_env, agent_script
 from mcp_common import locus_bin
 from test_nvim_tmux import Tmux, wait_for
 
@@ -127,8 +127,7 @@ def test_the_prompt_carries_the_editors_selection(tmp_path):
 
         agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
                           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
-        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-        (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide\n")
+        agent_script(work, agent, [agent_bin("claude"), "--ide"])
         tmux = Tmux(work, agent)
         tmux.start(f"sh {work / 'agent.sh'}")
         pane = tmux.panes()[0].split()[0]
@@ -176,8 +175,7 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
     ])
     agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
                       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
-    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-    (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide --permission-mode default\n")
+    agent_script(work, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
     env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
                    HOME=str(work), CLAUDE_CONFIG_DIR=str(config))
     env.pop("TMUX", None)
@@ -273,8 +271,7 @@ def test_gemini_cli_sees_the_editors_file_and_selection(tmp_path):
                           # at host.docker.internal.
                           REMOTE_CONTAINERS="true")
         agent.pop("TERM_PROGRAM", None)
-        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-        (work / "agent.sh").write_text(exports + f"exec '{agent_bin('gemini')}' -m gemini-2.5-flash\n")
+        agent_script(work, agent, [agent_bin("gemini"), "-m", "gemini-2.5-flash"])
         tmux = Tmux(work, agent)
         tmux.start(f"sh {work / 'agent.sh'}")
         pane = tmux.panes()[0].split()[0]
@@ -329,8 +326,7 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
     # declares them.
     added = subprocess.run([cli, "mcp", "add", "--trust", "locus", "locus", "mcp"], cwd=work, env=agent, capture_output=True, text=True)
     assert added.returncode == 0 and "locus" in (work / ".gemini" / "settings.json").read_text(), added
-    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-    (work / "agent.sh").write_text(exports + f"exec '{cli}' -m gemini-2.5-flash\n")
+    agent_script(work, agent, [cli, "-m", "gemini-2.5-flash"])
     env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
                    HOME=str(work), TMPDIR=str(work / "tmp"))
     env.pop("TMUX", None)
@@ -394,8 +390,7 @@ def test_a_killed_editors_files_are_not_trusted(tmp_path):
     stub = Anthropic([{"text": "ok"}])
     agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
                       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
-    exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-    (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide\n")
+    agent_script(work, agent, [agent_bin("claude"), "--ide"])
     tmux = Tmux(work, agent)
     try:
         tmux.start(f"sh {work / 'agent.sh'}")
@@ -446,8 +441,7 @@ def test_claude_codes_edit_reviewed_in_a_helix_like_editor(tmp_path):
         editor.select(path, (0, 0), (2, 0))
         agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
                           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
-        exports = "".join(f"export {k}={json.dumps(v)}\n" for k, v in agent.items() if k.isidentifier())
-        (work / "agent.sh").write_text(exports + f"exec '{agent_bin('claude')}' --ide --permission-mode default\n")
+        agent_script(work, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
         tmux = Tmux(work, agent)
         tmux.start(f"sh {work / 'agent.sh'}")
         pane = tmux.panes()[0].split()[0]
