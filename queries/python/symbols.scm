@@ -43,7 +43,10 @@
 
 ; --- Unreachable code is not bound by pyright: nothing in it is declared (the enclosing def
 ; still spans it). Statements after return/raise/continue/break in the same block: ---
-((block [(return_statement) (raise_statement) (continue_statement) (break_statement)] (_) @ignore)
+; (Every rule that hides the statements after one names `(ERROR)` beside `(_)`, which does not
+; match it: text the parser could not read after a hiding statement is hidden too, so such a
+; rule hides all that follows, as the outline's incremental update relies on.)
+((block [(return_statement) (raise_statement) (continue_statement) (break_statement)] [(_) (ERROR)] @ignore)
   (#set! index.skip "unreachable code: the index keeps what pyright does not bind"))
 
 ; Branches decided by a static condition, evaluated as pyright does for the runtime the document
@@ -55,14 +58,14 @@
 ; every branch after it, and when its block ends in return/raise, the statements after the `if` too.
 (([(if_statement condition: (_) @_c consequence: (block) @ignore)
    (elif_clause condition: (_) @_c consequence: (block) @ignore)
-   (module (assert_statement . (_) @_c) (_) @ignore)
-   (block (assert_statement . (_) @_c) (_) @ignore)])
+   (module (assert_statement . (_) @_c) [(_) (ERROR)] @ignore)
+   (block (assert_statement . (_) @_c) [(_) (ERROR)] @ignore)])
   (#static-false? @_c)
   (#set! index.skip "a static condition: the index keeps both branches"))
 (([(if_statement condition: (_) @_c alternative: (_) @ignore)
    (if_statement (elif_clause condition: (_) @_c) (_) @ignore)
-   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)
-   (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) (_) @ignore)])
+   (block (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) [(_) (ERROR)] @ignore)
+   (module (if_statement condition: (_) @_c consequence: (block [(return_statement) (raise_statement)] .) !alternative) [(_) (ERROR)] @ignore)])
   (#static-true? @_c)
   (#set! index.skip "a static condition: the index keeps both branches"))
 

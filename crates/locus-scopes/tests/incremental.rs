@@ -422,3 +422,29 @@ fn an_es5_class_follows_its_function_renamed() {
     let dump = edited("javascript", text, "F()", "G()");
     assert!(dump.contains("\"G\""), "{dump}");
 }
+
+/// An `if` that always raises hides the rest of the module, text the parser could not read
+/// included (an `ERROR` node, which a query's `(_)` does not match): breaking that `if` then
+/// brings back every symbol after it, not only those up to the next one shown. Found by
+/// `python_module_edits_keep_the_outline_exact`.
+#[test]
+fn breaking_a_raising_if_in_a_text_with_errors_brings_back_what_it_hid() {
+    let lang = Registry::builtin().by_id("python").unwrap();
+    let mut source = Source::new(Document::new(PY_MODULE_SEED, 0), Some(lang));
+    let edits = [
+        ((15, 0), (15, 0), "return\n"),
+        ((0, 0), (1, 0), "class B:\n    pass\ndef a():\n    pass\n"),
+        ((15, 0), (17, 9), "X: int = 3\nif TYPE_CHECKING:\n    raise X\n"),
+        ((16, 0), (16, 1), ""),
+    ];
+    for (i, ((sl, sc), (el, ec), text)) in edits.into_iter().enumerate() {
+        let range = Range { start: Position::new(sl, sc), end: Position::new(el, ec) };
+        source.apply_change(Some(range), text, PositionEncoding::Utf16).unwrap();
+        source.set_version(i as i32 + 1);
+        if i == 2 {
+            let _ = source.outline();
+        }
+    }
+    let (updated, fresh) = (source.outline(), source.outline_from_scratch());
+    assert!(*updated == fresh, "{}", difference(&updated, &fresh));
+}

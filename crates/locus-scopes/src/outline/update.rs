@@ -462,8 +462,8 @@ fn statements_within(tree: &Tree, dirty: Span, gap: Span) -> bool {
 ///
 /// What the edit removed acted, before it, on its own statement (inside the gap) or, through
 /// a rule between top-level statements, on the statements after it: Python's such rules (a
-/// static `assert`, an `if` that always raises) hide every later one, so those held no symbol
-/// and the gap runs to the end of the document.
+/// static `assert`, an `if` that always raises) hide every later one, unparsed text (`ERROR`)
+/// included, so those held no symbol and the gap runs to the end of the document.
 fn gap_refusal(
     tree: &Tree,
     dirty: Span,
