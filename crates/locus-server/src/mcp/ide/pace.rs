@@ -6,8 +6,14 @@
 //! interface drew the connection, Gemini CLI once its event stream is open) and drop what came
 //! before, with no sign of when they listen: hence the repeats ([`RESENDS`]).
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use rmcp::RoleServer;
+use rmcp::model::{CustomNotification, ServerNotification};
+use rmcp::service::Peer;
+use serde_json::Value;
+use tokio::sync::Notify;
 use tokio::time::Instant;
 
 /// How often the value is compared with what was last pushed.
@@ -59,6 +65,36 @@ impl<T: PartialEq + Clone> Pace<T> {
     /// `value` was pushed.
     pub fn pushed(&mut self, value: T) {
         self.sent = Some(value);
+    }
+}
+
+/// Pushes the notification `method` to `peer` as [`Pace`] says, until the peer goes: `observe`
+/// gives the value now (every [`PERIOD`]), `params` the notification's parameters for a value
+/// due; `connected` is notified when the agent connected (then the repeats start).
+pub async fn push<T: PartialEq + Clone>(
+    peer: Peer<RoleServer>,
+    method: &'static str,
+    connected: Arc<Notify>,
+    mut observe: impl FnMut() -> Option<T>,
+    mut params: impl FnMut(&T) -> Value,
+) {
+    let mut pace = Pace::new();
+    let mut tick = tokio::time::interval(PERIOD);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            () = connected.notified() => pace.connected(Instant::now()),
+        }
+        let Some(value) = pace.due(observe(), Instant::now()) else { continue };
+        let notification = CustomNotification::new(method, Some(params(&value)));
+        if peer
+            .send_notification(ServerNotification::CustomNotification(notification))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        pace.pushed(value);
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::future::ready;
 use std::io;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
 use axum::extract::State;
 use axum::extract::ws::{
@@ -20,11 +20,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::tools::{IdeServer, selection};
 use crate::mcp::ide::focus::Focus;
-use crate::mcp::ide::pace::{self, Pace};
+use crate::mcp::ide::pace;
 use crate::mcp::ide::review;
 use crate::mcp::ide::{Mention, Served};
 use crate::mcp::sidecar::{constant_time_eq, is_loopback_authority, is_loopback_origin};
-use crate::state::Shared;
 
 /// The header the CLI sends its token in.
 const TOKEN_HEADER: &str = "x-claude-code-ide-authorization";
@@ -98,8 +97,22 @@ async fn session(socket: WebSocket, served: Arc<Served>) {
         Err(e) => return eprintln!("locus: claude channel: the CLI did not initialize: {e}"),
     };
     served.channel.count_agent(true);
-    let pusher =
-        tokio::spawn(push_focus(running.peer().clone(), served.state.clone(), latest, connected));
+    // `selection_changed` as the user moves; the last non-empty selection is kept in `latest`.
+    let state = served.state.clone();
+    let observe = move || {
+        let focus = state.with(|s| Focus::of(&s.snapshot()));
+        if let Some(f) = focus.as_ref().filter(|f| !f.is_empty()) {
+            *latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(f.clone());
+        }
+        focus
+    };
+    let pusher = tokio::spawn(pace::push(
+        running.peer().clone(),
+        "selection_changed",
+        connected,
+        observe,
+        selection,
+    ));
     let mentions = tokio::spawn(push_mentions(running.peer().clone(), served.channel.mentions()));
     let _ = running.waiting().await;
     pusher.abort();
@@ -138,37 +151,5 @@ async fn push_mentions(
         {
             return;
         }
-    }
-}
-
-/// Pushes `selection_changed` as [`Pace`] says, and keeps the last non-empty selection in
-/// `latest`.
-async fn push_focus(
-    peer: Peer<RoleServer>,
-    state: Shared,
-    latest: Arc<Mutex<Option<Focus>>>,
-    connected: Arc<tokio::sync::Notify>,
-) {
-    let mut pace = Pace::new();
-    let mut tick = tokio::time::interval(pace::PERIOD);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            () = connected.notified() => pace.connected(tokio::time::Instant::now()),
-        }
-        let now = state.with(|s| Focus::of(&s.snapshot()));
-        if let Some(f) = now.as_ref().filter(|f| !f.is_empty()) {
-            *latest.lock().unwrap_or_else(PoisonError::into_inner) = Some(f.clone());
-        }
-        let Some(focus) = pace.due(now, tokio::time::Instant::now()) else { continue };
-        let notification = CustomNotification::new("selection_changed", Some(selection(&focus)));
-        if peer
-            .send_notification(ServerNotification::CustomNotification(notification))
-            .await
-            .is_err()
-        {
-            return;
-        }
-        pace.pushed(focus);
     }
 }

@@ -20,11 +20,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::context::workspace_state;
 use crate::mcp::host::now_ms;
-use crate::mcp::ide::pace::{self, Pace};
+use crate::mcp::ide::pace;
 use crate::mcp::ide::review::{self, Verdict};
 use crate::mcp::ide::{Served, mcp};
 use crate::mcp::sidecar::guard;
-use crate::state::Shared;
 
 /// Serves the channel on `listener` until `shutdown`.
 pub async fn serve(
@@ -65,7 +64,14 @@ impl ServerHandler for GeminiIde {
         self.served.channel.count_agent(true);
         let served = self.served.clone();
         tokio::spawn(async move {
-            push_context(context.peer, served.state.clone()).await;
+            // The stream is open: the CLI listens from now on.
+            let connected = Arc::new(tokio::sync::Notify::new());
+            connected.notify_one();
+            let state = served.state.clone();
+            // Compared without the timestamps, which count down from now.
+            let observe = || Some(state.with(|s| workspace_state(&s.snapshot(), 0)));
+            let update = |_: &Value| state.with(|s| workspace_state(&s.snapshot(), now_ms()));
+            pace::push(context.peer, "ide/contextUpdate", connected, observe, update).await;
             served.channel.count_agent(false);
         });
     }
@@ -146,29 +152,6 @@ impl GeminiIde {
             review::close(link, &id).await;
         }
         CallToolResult::success(vec![ContentBlock::text(json!({"content": null}).to_string())])
-    }
-}
-
-/// Pushes `ide/contextUpdate` as [`Pace`] says, until the session ends.
-async fn push_context(peer: Peer<RoleServer>, state: Shared) {
-    let mut pace = Pace::new();
-    pace.connected(tokio::time::Instant::now());
-    let mut tick = tokio::time::interval(pace::PERIOD);
-    loop {
-        tick.tick().await;
-        // Compared without the timestamps, which count down from now.
-        let now = Some(state.with(|s| workspace_state(&s.snapshot(), 0)));
-        let Some(key) = pace.due(now, tokio::time::Instant::now()) else { continue };
-        let update = state.with(|s| workspace_state(&s.snapshot(), now_ms()));
-        let notification = CustomNotification::new("ide/contextUpdate", Some(update));
-        if peer
-            .send_notification(ServerNotification::CustomNotification(notification))
-            .await
-            .is_err()
-        {
-            return;
-        }
-        pace.pushed(key);
     }
 }
 
