@@ -105,6 +105,21 @@ def claude_home(config: Path, work: Path):
     }))
 
 
+def claude_agent(work: Path, config: Path, stub) -> dict:
+    """Claude Code's environment: the model stub, the test key, its settings in `config`, no
+    traffic but the model's."""
+    return agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
+                     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+
+
+def submit(tmux: Tmux, prompt: str):
+    """Types `prompt` into the active pane and presses Enter a moment later, as a user does (a
+    CLI given both in one burst takes the Enter as pasted text)."""
+    tmux.type(prompt)
+    time.sleep(0.3)
+    tmux.type("\r")
+
+
 def test_the_prompt_carries_the_editors_selection(tmp_path):
     work = tmp_path.resolve() / "ws"
     work.mkdir()
@@ -125,8 +140,7 @@ def test_the_prompt_carries_the_editors_selection(tmp_path):
         editor.open(app, APP)
         editor.select(app, (0, 0), (2, 0))
 
-        agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
-                          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+        agent = claude_agent(work, config, stub)
         agent_script(work, agent, [agent_bin("claude"), "--ide"])
         tmux = Tmux(work, agent)
         tmux.start(f"sh {work / 'agent.sh'}")
@@ -134,9 +148,7 @@ def test_the_prompt_carries_the_editors_selection(tmp_path):
         # The CLI connected and got the selection: its footer says so.
         wait_for("Claude Code to show the editor's selection", lambda: "2 lines selected" in tmux.capture(pane),
                  timeout=60, detail=lambda: tmux.capture(pane))
-        tmux.type("what does this do?")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "what does this do?")
         wait_for("the model's answer", lambda: "It greets." in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
         assert "Selected 2 lines from app.py in Helix" in tmux.capture(pane)
     finally:
@@ -173,8 +185,7 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
         {"tool": "Edit", "args": {"file_path": str(path), "old_string": "'hello '", "new_string": "'hi '"}},
         {"text": "Changed."},
     ])
-    agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
-                      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    agent = claude_agent(work, config, stub)
     agent_script(work, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
     env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
                    HOME=str(work), CLAUDE_CONFIG_DIR=str(config))
@@ -202,9 +213,7 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
             switch_to(tmux, claude)
             wait_for("the mention in Claude Code's prompt", lambda: "@greeter.py#L1-2" in tmux.capture(claude), timeout=30,
                      detail=lambda: tmux.capture(claude) + "\n----\n" + tmux.capture(nvim))
-        tmux.type("say hi instead of hello")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "say hi instead of hello")
         # The diff opens in Neovim; the user goes there, improves the proposal and writes it.
         wait_for("the proposal in Neovim", lambda: "locus-review://" in tmux.capture(nvim) or "proposes this change" in tmux.capture(nvim),
                  timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(claude))
@@ -243,6 +252,19 @@ def gemini_home(home: Path):
     }))
 
 
+def gemini_agent(work: Path, home: Path, stub) -> dict:
+    """Gemini CLI's environment: the model stub, a test key, the workspace trusted, its
+    temporary folder in `work`."""
+    agent = agent_env(work, home, GEMINI_API_KEY="locus-test", GOOGLE_GEMINI_BASE_URL=stub.url, TMPDIR=str(work / "tmp"),
+                      GEMINI_CLI_TRUST_WORKSPACE="true", GEMINI_CLI_NO_RELAUNCH="true",
+                      # This machine is a container: without this the CLI looks for its IDE at
+                      # host.docker.internal.
+                      REMOTE_CONTAINERS="true")
+    # The IDE is then named by the discovery file's `ideInfo` only, not guessed from the terminal.
+    agent.pop("TERM_PROGRAM", None)
+    return agent
+
+
 def test_gemini_cli_sees_the_editors_file_and_selection(tmp_path):
     from agents_common import Gemini
 
@@ -265,26 +287,17 @@ def test_gemini_cli_sees_the_editors_file_and_selection(tmp_path):
         assert record["workspacePath"] == str(work) and record["ideInfo"] == {"name": "helix", "displayName": "Helix"}, record
         editor.open(app, APP)
         editor.select(app, (0, 0), (2, 0))
-        agent = agent_env(work, work, GEMINI_API_KEY="locus-test", GOOGLE_GEMINI_BASE_URL=stub.url, TMPDIR=str(work / "tmp"),
-                          GEMINI_CLI_TRUST_WORKSPACE="true", GEMINI_CLI_NO_RELAUNCH="true",
-                          # This machine is a container: without this the CLI looks for its IDE
-                          # at host.docker.internal.
-                          REMOTE_CONTAINERS="true")
-        agent.pop("TERM_PROGRAM", None)
+        agent = gemini_agent(work, work, stub)
         agent_script(work, agent, [agent_bin("gemini"), "-m", "gemini-2.5-flash"])
         tmux = Tmux(work, agent)
         tmux.start(f"sh {work / 'agent.sh'}")
         pane = tmux.panes()[0].split()[0]
         # Connected, with the editor's file: `/ide status` lists it.
         wait_for("Gemini CLI to start", lambda: "Type your message" in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
-        tmux.type("/ide status")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "/ide status")
         wait_for("Gemini CLI to connect to Helix", lambda: "Connected to Helix" in tmux.capture(pane), timeout=60,
                  detail=lambda: tmux.capture(pane))
-        tmux.type("explain this code")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "explain this code")
         wait_for("the model's answer", lambda: "✦ ok" in tmux.capture(pane), timeout=60, detail=lambda: tmux.capture(pane))
     finally:
         if tmux:
@@ -318,9 +331,7 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
     path = work / "greeter.py"
     proposed = "def greet(name):\n    return 'hi ' + name\n"
     stub = Gemini([{"tool": "write_file", "args": {"file_path": str(path), "content": proposed}}, {"text": "Changed."}])
-    agent = agent_env(work, work / "home", GEMINI_API_KEY="locus-test", GOOGLE_GEMINI_BASE_URL=stub.url, TMPDIR=str(work / "tmp"),
-                      GEMINI_CLI_TRUST_WORKSPACE="true", GEMINI_CLI_NO_RELAUNCH="true", REMOTE_CONTAINERS="true")
-    agent.pop("TERM_PROGRAM", None)
+    agent = gemini_agent(work, work / "home", stub)
     cli = agent_bin("gemini")
     # Locus's MCP tools as the docs add them: the stub plays the model for the request that
     # declares them.
@@ -344,14 +355,10 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
         gemini = [p.split()[0] for p in tmux.panes() if p.split()[0] != nvim][0]
         tmux.type("sh agent.sh\r")
         wait_for("Gemini CLI to start", lambda: "Type your message" in tmux.capture(gemini), timeout=60, detail=lambda: tmux.capture(gemini))
-        tmux.type("/ide status")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "/ide status")
         wait_for("Gemini CLI to connect to Neovim", lambda: "Connected to Neovim" in tmux.capture(gemini), timeout=60,
                  detail=lambda: tmux.capture(gemini))
-        tmux.type("say hi instead of hello")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "say hi instead of hello")
         wait_for("the proposal in Neovim", lambda: "proposes this change" in tmux.capture(nvim) or "locus-review://" in tmux.capture(nvim),
                  timeout=60, detail=lambda: tmux.capture(nvim) + "\n----\n" + tmux.capture(gemini))
         switch_to(tmux, nvim)
@@ -388,8 +395,7 @@ def test_a_killed_editors_files_are_not_trusted(tmp_path):
     assert lock.exists() and gemini.exists(), "a killed process removed its files"
 
     stub = Anthropic([{"text": "ok"}])
-    agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
-                      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    agent = claude_agent(work, config, stub)
     agent_script(work, agent, [agent_bin("claude"), "--ide"])
     tmux = Tmux(work, agent)
     try:
@@ -397,9 +403,7 @@ def test_a_killed_editors_files_are_not_trusted(tmp_path):
         pane = tmux.panes()[0].split()[0]
         wait_for("Claude Code to delete the dead editor's lock", lambda: not lock.exists(), timeout=60,
                  detail=lambda: tmux.capture(pane))
-        tmux.type("/status")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "/status")
         wait_for("Claude Code's status", lambda: "IDE" in tmux.capture(pane) or "Status" in tmux.capture(pane), timeout=30,
                  detail=lambda: tmux.capture(pane))
         assert "Connected to Helix" not in tmux.capture(pane)
@@ -439,17 +443,14 @@ def test_claude_codes_edit_reviewed_in_a_helix_like_editor(tmp_path):
         wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))
         editor.open(path, GREETER)
         editor.select(path, (0, 0), (2, 0))
-        agent = agent_env(work, work, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
-                          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+        agent = claude_agent(work, config, stub)
         agent_script(work, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
         tmux = Tmux(work, agent)
         tmux.start(f"sh {work / 'agent.sh'}")
         pane = tmux.panes()[0].split()[0]
         wait_for("Claude Code to show the selection", lambda: "2 lines selected" in tmux.capture(pane), timeout=60,
                  detail=lambda: tmux.capture(pane))
-        tmux.type("say hi instead of hello")
-        time.sleep(0.3)
-        tmux.type("\r")
+        submit(tmux, "say hi instead of hello")
         shown = wait_for("the proposal shown in the editor", lambda: editor.shown, timeout=60, detail=lambda: tmux.capture(pane))
         proposal = shown[0]
         assert "/proposals/" in proposal and proposal.endswith("/greeter.py"), proposal
