@@ -7,6 +7,9 @@
 //!   itself in process (`capture_editor_context`, divan);
 //! - 50 concurrent clients × 200 calls each, fresh connections and kept-alive ones, while the
 //!   edits stream on: errors, p50/p99, throughput.
+//! - what an agent's IDE channel computes every 50 ms while it is connected (`ide::pace`): the
+//!   editor state's snapshot and the user's focus (Claude Code), or the open files' context
+//!   (Gemini CLI), with 20 files open, the large one active and 200 of its lines selected.
 //!
 //! Run: `cargo bench -p locus-server --bench mcp` (the report prints first, then divan's table).
 
@@ -20,6 +23,13 @@ mod process;
 #[allow(dead_code, unused_imports, reason = "the bench uses only part of proto")]
 #[path = "../src/proto.rs"]
 mod proto;
+
+#[allow(dead_code, reason = "the bench uses only part of the focus")]
+#[path = "../src/mcp/ide/focus.rs"]
+mod focus;
+
+#[path = "../src/mcp/ide/gemini/context.rs"]
+mod gemini_context;
 
 #[allow(unused_imports, reason = "the bench uses only part of the test client")]
 #[path = "../tests/lsp_support/mod.rs"]
@@ -314,4 +324,46 @@ fn capture_editor_context(bencher: Bencher) {
         let ctx = shared.with(|s| s.context(query)).unwrap().unwrap();
         proto::editor_context(&ctx)
     });
+}
+
+/// An editor state as a channel sees it: 20 files open (the large one and 19 copies of
+/// a smaller part of it), the large one active with 200 lines selected.
+fn channel_state() -> state::Shared {
+    let shared = state::Shared::new();
+    let text = large_text();
+    let part: String = text.lines().take(2_000).map(|l| format!("{l}\n")).collect();
+    let uri = "file:///bench/lib.dom.d.ts";
+    shared.with(|s| {
+        for i in 0..19 {
+            s.open(&format!("file:///bench/part{i}.ts"), "typescript", 0, &part);
+        }
+        s.open(uri, "typescript", 0, &text);
+        s.set_active(Some(uri), true);
+        let (start, end) = (Position::new(LINE, 0), Position::new(LINE + 200, 0));
+        s.set_cursor(
+            uri,
+            state::CursorUpdate {
+                version: None,
+                position: end,
+                selections: vec![locus_doc::Range { start, end }],
+                encoding: PositionEncoding::Utf16,
+            },
+        )
+        .unwrap();
+    });
+    shared
+}
+
+/// Claude Code's channel, each period: the snapshot and the focus in it.
+#[divan::bench(sample_count = 500, sample_size = 10)]
+fn channel_focus(bencher: Bencher) {
+    let shared = channel_state();
+    bencher.bench(|| shared.with(|s| focus::Focus::of(&s.snapshot())));
+}
+
+/// Gemini CLI's channel, each period: the snapshot and the open files' context.
+#[divan::bench(sample_count = 500, sample_size = 10)]
+fn channel_context(bencher: Bencher) {
+    let shared = channel_state();
+    bencher.bench(|| shared.with(|s| gemini_context::workspace_state(&s.snapshot(), 0)));
 }
