@@ -89,46 +89,58 @@ class Env:
         return self.runtime / "locus" / f"{pid}.json"
 
 
-class Sidecar:
-    """`locus lsp`, initialized by a client that reports its cursor (`locus/didChangeCursor`)."""
+class LspProcess:
+    """A language server spoken to as an editor does, over its standard streams: messages read
+    on a thread into a queue, requests answered by their id."""
 
-    def __init__(self, env: Env, name: str = "pytest-editor"):
-        self.env = env
-        self.proc = subprocess.Popen([locus_bin(), "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env.vars)
+    def __init__(self, argv: list[str], env: dict, cwd=None, stderr=None, timeout: float = WAIT):
+        self.timeout = timeout
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=cwd)
         self.messages: "queue.Queue[dict]" = queue.Queue()
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
-        folder = env.workspace.as_uri()
-        self.request("initialize", {"processId": None, "rootUri": folder, "workspaceFolders": [{"uri": folder, "name": "ws"}],
-                                    "capabilities": {"experimental": {"locus": {"cursor": True}}}, "clientInfo": {"name": name}})
-        self.notify("initialized", {})
-        self.record = self._wait_record()
 
     def _read(self):
         while (message := read_framed(self.proc.stdout)) is not None:
             self.messages.put(message)
 
-    def _send(self, message: dict):
-        send_framed(self.proc.stdin, message)
-
     def notify(self, method: str, params):
-        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+        send_framed(self.proc.stdin, {"jsonrpc": "2.0", "method": method, "params": params})
 
-    def request(self, method: str, params):
-        rid = self.next_id
-        self.next_id += 1
-        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        deadline = time.time() + WAIT
+    def wait_for(self, matches, what: str) -> dict:
+        """The next message `matches` accepts (those before it are dropped)."""
+        deadline = time.time() + self.timeout
         while time.time() < deadline:
             try:
-                m = self.messages.get(timeout=0.5)
+                message = self.messages.get(timeout=0.5)
             except queue.Empty:
                 continue
-            if m.get("id") == rid and "method" not in m:
-                if "error" in m:
-                    raise RuntimeError(m["error"])
-                return m.get("result")
-        raise TimeoutError(f"no response to {method}")
+            if matches(message):
+                return message
+        raise TimeoutError(f"no {what} within {self.timeout} s")
+
+    def request(self, method: str, params):
+        """The result of `method`; an error answer raises RuntimeError."""
+        rid = self.next_id
+        self.next_id += 1
+        send_framed(self.proc.stdin, {"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        m = self.wait_for(lambda m: m.get("id") == rid and "method" not in m, f"response to {method}")
+        if "error" in m:
+            raise RuntimeError(m["error"])
+        return m.get("result")
+
+
+class Sidecar(LspProcess):
+    """`locus lsp`, initialized by a client that reports its cursor (`locus/didChangeCursor`)."""
+
+    def __init__(self, env: Env, name: str = "pytest-editor"):
+        self.env = env
+        super().__init__([locus_bin(), "lsp"], env.vars)
+        folder = env.workspace.as_uri()
+        self.request("initialize", {"processId": None, "rootUri": folder, "workspaceFolders": [{"uri": folder, "name": "ws"}],
+                                    "capabilities": {"experimental": {"locus": {"cursor": True}}}, "clientInfo": {"name": name}})
+        self.notify("initialized", {})
+        self.record = self._wait_record()
 
     def _wait_record(self) -> dict:
         path = self.env.discovery_file(self.proc.pid)

@@ -12,11 +12,9 @@ and `cargo build -p locus-server --target x86_64-pc-windows-gnu`; scripts/test.s
 import asyncio
 import json
 import os
-import queue
 import shutil
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -26,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from mcp_common import read_framed, send_framed  # noqa: E402
+from mcp_common import LspProcess  # noqa: E402
 
 PEERS = Path(os.environ.get("LOCUS_PEERS_DIR", ROOT / "target" / "peers"))
 WAIT = 60
@@ -103,49 +101,21 @@ def test_doctor_reports_the_windows_folders(wine):
     assert "Edit environment variables for your account" in r.stdout, r.stdout
 
 
-class Lsp:
+class Lsp(LspProcess):
     """`locus lsp` under Wine, initialized by a client that spells URIs as VS Code does on Windows."""
 
     def __init__(self, wine):
         self.wine = wine
-        self.proc = subprocess.Popen([*wine["cmd"], "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=wine["env"], cwd=wine["ws"])
-        self.messages: "queue.Queue[dict]" = queue.Queue()
-        self.next_id = 1
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__([*wine["cmd"], "lsp"], wine["env"], cwd=wine["ws"], stderr=subprocess.DEVNULL, timeout=WAIT)
         folder = self.uri(wine["ws"])
         self.request("initialize", {"processId": None, "rootUri": folder, "workspaceFolders": [{"uri": folder, "name": "ws"}],
                                     "capabilities": {"experimental": {"locus": {"cursor": True}}}, "clientInfo": {"name": "wine-editor"}})
-        send_framed(self.proc.stdin, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        self.status = self.wait(lambda m: m.get("method") == "locus/mcpStatus")["params"]
+        self.notify("initialized", {})
+        self.status = self.wait_for(lambda m: m.get("method") == "locus/mcpStatus", "locus/mcpStatus")["params"]
 
     @staticmethod
     def uri(path: Path) -> str:
         return "file:///z%3A" + urllib.request.pathname2url(str(path))
-
-    def _read(self):
-        while (message := read_framed(self.proc.stdout)) is not None:
-            self.messages.put(message)
-
-    def wait(self, matches) -> dict:
-        deadline = time.time() + WAIT
-        while time.time() < deadline:
-            try:
-                message = self.messages.get(timeout=1)
-            except queue.Empty:
-                continue
-            if matches(message):
-                return message
-        pytest.fail("no such message from locus lsp under Wine")
-
-    def request(self, method: str, params) -> dict:
-        rid = self.next_id
-        self.next_id += 1
-        send_framed(self.proc.stdin, {"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        return self.wait(lambda m: m.get("id") == rid)
-
-    def notify(self, method: str, params):
-        send_framed(self.proc.stdin, {"jsonrpc": "2.0", "method": method, "params": params})
 
     def open_at(self, path: Path, line: int, character: int):
         uri = self.uri(path)
@@ -168,7 +138,7 @@ def lsp(wine):
 
 
 def test_lsp_reads_vscode_uris_and_answers_windows_paths(lsp, wine):
-    ctx = lsp.request("locus/getContext", {})["result"]
+    ctx = lsp.request("locus/getContext", {})
     assert ctx["file"]["path"] == windows(wine["ws"] / "store.py"), ctx
     assert ctx["file"]["name"] == "store.py", ctx
     assert ctx["symbols"]["scopeHierarchy"] == "Class:Store > Method:load", ctx
