@@ -5,8 +5,10 @@ A workspace of two TypeScript files and a Markdown file: click into a method, se
 without saving; then `locus call editor_get_context` from the workspace sees that file, cursor,
 selection, `isDirty: true` and VS Code's own symbols (`source: language-server`). The lm tools
 (through the hidden self-test command) answer what MCP answers; the editor actions rename a
-method in both files and a file with its import updated. Screenshots of the status bar and its
-menu are kept under target/vscode-e2e/. The cursor-to-MCP latency is measured and printed.
+method in both files and a file with its import updated. With Claude Code's channel turned on,
+the real `claude --ide` beside the window sees its selection and its edit is reviewed in VS
+Code's diff editor. Screenshots of the status bar, its menu and the diffs are kept under
+target/vscode-e2e/. The cursor-to-MCP latency is measured and printed.
 
 The peers come from scripts/install-vscode-peers.sh (cached under ~/.cache/locus-peers); a
 missing peer fails the test, it never skips.
@@ -218,7 +220,9 @@ class VSCode:
         self.selftest = tmp / "selftest.json"
         self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_CONFIG_HOME=str(tmp / "config"),
                         XDG_DATA_HOME=str(tmp / "data"), LOCUS_CACHE_DIR=str(tmp / "locus-cache"),
-                        LOCUS_VSCODE_SELFTEST=str(self.selftest), LOCUS_LOG="info")
+                        LOCUS_VSCODE_SELFTEST=str(self.selftest), LOCUS_LOG="info",
+                        # Where Claude Code's lock files go when its channel is turned on.
+                        CLAUDE_CONFIG_DIR=str(tmp / "claude"))
         self.env.pop("LOCUS_TEST_TOOLS", None)
         run = subprocess.run([str(self.node), str(self.entry), "--extensions-dir", str(self.exts), "--user-data-dir", str(self.user),
                               "--install-extension", str(self.vsix)], env=self.env, capture_output=True, text=True, timeout=300)
@@ -573,6 +577,69 @@ def test_edit_propose_is_reviewed_in_vs_codes_diff_editor(vscode):
             assert answer["data"] == {"path": str(path), "accepted": False}, answer
         assert path.read_text() == before, "Locus or VS Code wrote the proposal"
         wait_for("the proposal's tab closed", lambda: "Proposed: greeter.ts" not in "\n".join(d("texts", selector=".tab")["texts"]))
+
+
+def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
+    """`locus.ideChannels: ["claude"]` in a window without Claude Code's extension: the real
+    `claude --ide`, in a terminal beside VS Code, connects to Locus's channel, sees the lines
+    selected in VS Code, and its edit is reviewed in VS Code's diff editor and accepted there."""
+    from agents_common import agent_bin, agent_env, agent_script
+    from model_stub import Anthropic
+    from test_ide_channels import KEY, claude_home, submit
+    from test_nvim_tmux import Tmux
+
+    d = vscode.driver
+    config = vscode.tmp / "claude"
+    claude_home(config, vscode.ws)
+    path = vscode.ws / "src" / "greeter.ts"
+    before = path.read_text()
+    settings = vscode.ws / ".vscode" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
+    settings.write_text(json.dumps({"locus.ideChannels": ["claude"]}))
+    vscode.record = wait_for("the sidecar restarted", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    lock = json.loads(wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))[0].read_text())
+    assert lock["workspaceFolders"] == [str(vscode.ws)] and lock["transport"] == "ws", lock
+    # Two lines selected with the keyboard.
+    d("quickOpen", name="greeter.ts")
+    d("clickLine", text="greet(name: string)")
+    d("press", keys=["End", "Home", "Home", "Shift+ArrowDown", "Shift+ArrowDown"])
+    # (The context counts lines and characters from 1.)
+    wait_for("the selection over MCP", lambda: (c := vscode.context()) and c.get("selection", {}).get("range") == {
+        "start": {"line": 4, "character": 1}, "end": {"line": 6, "character": 1}})
+
+    stub = Anthropic([
+        {"tool": "Read", "args": {"file_path": str(path)}},
+        {"tool": "Edit", "args": {"file_path": str(path), "old_string": "this.prefix + name", "new_string": "`${this.prefix}${name}`"}},
+        {"text": "Changed."},
+    ])
+    home = vscode.tmp / "agent"
+    agent = agent_env(home, home, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
+                      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    agent_script(home, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
+    tmux = Tmux(home, agent)
+    try:
+        tmux.start(f"cd {vscode.ws} && exec sh {home / 'agent.sh'}")
+        pane = tmux.panes()[0].split()[0]
+        wait_for("Claude Code to show VS Code's selection", lambda: "2 lines selected" in tmux.capture(pane), timeout=60)
+        submit(tmux, "use a template string")
+        wait_for("Claude Code's diff in VS Code", lambda: any("greeter.ts" in t and "Claude" in t for t in d("texts", selector=".tab")["texts"]))
+        d("screenshot", path=str(ARTIFACTS / "claude-open-diff.png"))
+        d("command", title="Locus: Accept Proposed Change")
+        wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(pane), timeout=60)
+    finally:
+        tmux.stop()
+        after = path.read_text()
+        path.write_text(before)
+        pid = vscode.record["pid"]
+        settings.write_text("{}")
+        vscode.record = wait_for("the sidecar restarted without channels", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+        wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+    assert after == before.replace("this.prefix + name", "`${this.prefix}${name}`"), after
+    sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
+    assert any(f"The user selected the lines 4 to 5 from {path}" in b and "use a template string" in b for b in sent), \
+        f"no request carried VS Code's selection: {[b[:300] for b in sent]}"
+    assert not list((config / "ide").glob("*.lock")), "the lock file outlived the channel"
 
 
 def test_setting_set_and_get_in_both_scopes(vscode):
