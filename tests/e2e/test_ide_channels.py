@@ -120,6 +120,47 @@ def submit(tmux: Tmux, prompt: str):
     tmux.type("\r")
 
 
+def neovim_in_tmux(work: Path, **env: str) -> "tuple[Tmux, str]":
+    """Neovim with the Locus plugin (`work`'s init.lua) on greeter.py, in a private tmux with
+    `env` added, once Locus attached: the tmux and Neovim's pane."""
+    from nvim_common import nvim_bin, nvim_env
+
+    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
+                   HOME=str(work), **env)
+    env.pop("TMUX", None)
+    tmux = Tmux(work, env)
+    tmux.start(f"exec {nvim_bin()} --clean -u {work / 'init.lua'} greeter.py")
+    nvim = tmux.panes()[0].split()[0]
+    try:
+        wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
+    except BaseException:
+        tmux.stop()
+        raise
+    return tmux, nvim
+
+
+def claude_tool(lock_file: Path, name: str, arguments: dict) -> dict:
+    """Calls the channel's tool `name` as Claude Code does (its header, subprotocol and
+    messages) and gives the JSON of its answer: for the tools its IDEs offer that the CLI
+    itself never calls (`saveDocument`, `checkDocumentDirty`)."""
+    from websockets.sync.client import connect
+
+    token = json.loads(lock_file.read_text())["authToken"]
+    with connect(f"ws://127.0.0.1:{lock_file.stem}", subprotocols=["mcp"], open_timeout=10,
+                 additional_headers={"x-claude-code-ide-authorization": token}) as ws:
+        def ask(rid: int, method: str, params: dict) -> dict:
+            ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}))
+            while (m := json.loads(ws.recv(timeout=30))).get("id") != rid:
+                pass
+            return m
+
+        ask(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-code", "version": "test"}})
+        ws.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        answer = ask(1, "tools/call", {"name": name, "arguments": arguments})
+    assert "result" in answer, answer
+    return json.loads(answer["result"]["content"][0]["text"])
+
+
 def test_the_prompt_carries_the_editors_selection(tmp_path):
     work = tmp_path.resolve() / "ws"
     work.mkdir()
@@ -171,7 +212,7 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
     lines with real keys, asks for a change, and the model's scripted Edit is shown as a diff in
     Neovim. Accepted: the user edits the proposal and writes it (`:w`), and Claude Code writes
     that text. Rejected (`:Locus reject`): the file stays as it was."""
-    from nvim_common import nvim_bin, nvim_env, workspace
+    from nvim_common import workspace
     from test_nvim_tmux import INIT
 
     (tmp_path / "ws").mkdir()
@@ -187,14 +228,8 @@ def test_a_proposed_edit_is_reviewed_in_neovim(tmp_path, verdict):
     ])
     agent = claude_agent(work, config, stub)
     agent_script(work, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
-    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
-                   HOME=str(work), CLAUDE_CONFIG_DIR=str(config))
-    env.pop("TMUX", None)
-    tmux = Tmux(work, env)
+    tmux, nvim = neovim_in_tmux(work, CLAUDE_CONFIG_DIR=str(config))
     try:
-        tmux.start(f"exec {nvim_bin()} --clean -u {work / 'init.lua'} greeter.py")
-        nvim = tmux.panes()[0].split()[0]
-        wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
         wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))
         tmux.type("Vj")  # the two lines of greet, selected
         wait_for("the selection", lambda: "VISUAL LINE" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
@@ -250,6 +285,35 @@ def gemini_home(home: Path):
         "telemetry": {"enabled": False},
         "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
     }))
+
+
+def test_save_document_saves_with_neovims_own_write(tmp_path):
+    """`saveDocument`, which Claude Code's IDEs offer (the CLI 2.1.332 itself never calls it):
+    the change the user typed in Neovim is written by Neovim's `:write`; a file with nothing
+    unsaved is left alone."""
+    from nvim_common import workspace
+    from test_nvim_tmux import INIT
+
+    (tmp_path / "ws").mkdir()
+    work = workspace(tmp_path.resolve() / "ws", {"greeter.py": GREETER, "init.lua": INIT})
+    (work / "run").mkdir(mode=0o700)
+    config = work / ".claude"
+    path = work / "greeter.py"
+    tmux, nvim = neovim_in_tmux(work, CLAUDE_CONFIG_DIR=str(config))
+    try:
+        lock = wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))[0]
+        tmux.type("Go# saved by the agent\x1b")
+        # (Until Neovim's didOpen arrived, the file is not open for Locus: no `isDirty`.)
+        dirty = lambda: claude_tool(lock, "checkDocumentDirty", {"filePath": str(path)}).get("isDirty")  # noqa: E731
+        wait_for("the unsaved change in Locus's mirror", dirty, detail=lambda: tmux.capture(nvim))
+        saved = claude_tool(lock, "saveDocument", {"filePath": str(path)})
+        assert saved == {"success": True, "filePath": str(path), "saved": True, "message": "Document saved"}, saved
+        assert path.read_text() == GREETER + "# saved by the agent\n"
+        wait_for("the saved buffer in Locus's mirror", lambda: dirty() is False, detail=lambda: tmux.capture(nvim))
+        again = claude_tool(lock, "saveDocument", {"filePath": str(path)})
+        assert again["success"] is True and again["saved"] is False, again
+    finally:
+        tmux.stop()
 
 
 def gemini_agent(work: Path, home: Path, stub) -> dict:
@@ -319,7 +383,7 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
     with real keys reach the prompt; the model's scripted write_file is shown as a diff in
     Neovim; the user edits the proposal and writes it, and Gemini CLI writes that text."""
     from agents_common import Gemini
-    from nvim_common import nvim_bin, nvim_env, workspace
+    from nvim_common import workspace
     from test_nvim_tmux import INIT
 
     (tmp_path / "ws").mkdir()
@@ -338,14 +402,8 @@ def test_gemini_cli_proposes_an_edit_reviewed_in_neovim(tmp_path):
     added = subprocess.run([cli, "mcp", "add", "--trust", "locus", "locus", "mcp"], cwd=work, env=agent, capture_output=True, text=True)
     assert added.returncode == 0 and "locus" in (work / ".gemini" / "settings.json").read_text(), added
     agent_script(work, agent, [cli, "-m", "gemini-2.5-flash"])
-    env = nvim_env(work, LOCUS_FOCUS_LOG=str(work / "focus.log"), LOCUS_LOG="info", XDG_RUNTIME_DIR=str(work / "run"),
-                   HOME=str(work), TMPDIR=str(work / "tmp"))
-    env.pop("TMUX", None)
-    tmux = Tmux(work, env)
+    tmux, nvim = neovim_in_tmux(work, TMPDIR=str(work / "tmp"))
     try:
-        tmux.start(f"exec {nvim_bin()} --clean -u {work / 'init.lua'} greeter.py")
-        nvim = tmux.panes()[0].split()[0]
-        wait_for("locus to attach", lambda: "<greeter.py" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))
         wait_for("Gemini CLI's discovery file", lambda: list((work / "tmp" / "gemini" / "ide").glob("*.json")))
         tmux.type("Vj")
         wait_for("the selection", lambda: "VISUAL LINE" in tmux.capture(nvim), detail=lambda: tmux.capture(nvim))

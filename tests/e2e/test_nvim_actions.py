@@ -51,7 +51,7 @@ def session(tmp_path_factory):
 
 def test_neovim_declares_its_actions(session):
     r, _ = session
-    assert r["declared"] == ["symbol.rename", "file.rename", "editor.open_file", "diagnostic.collect", "edit.propose", "edit.propose.close"]
+    assert r["declared"] == ["symbol.rename", "file.rename", "editor.open_file", "diagnostic.collect", "edit.propose", "edit.propose.close", "file.save"]
 
 
 def test_symbol_rename_renames_across_files_through_pyright(session):

@@ -627,6 +627,19 @@ def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
         d("screenshot", path=str(ARTIFACTS / "claude-open-diff.png"))
         d("command", title="Locus: Accept Proposed Change")
         wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(pane), timeout=60)
+        # `saveDocument` (offered, though the CLI itself never calls it): VS Code's own save.
+        from test_ide_channels import claude_tool
+        lock_file = next((config / "ide").glob("*.lock"))
+        d("quickOpen", name="main.ts")
+        d("clickLine", text="return g.greet")
+        d("press", keys=["End", "Enter"])
+        d("type", text="// saved by the agent")
+        main = vscode.ws / "src" / "main.ts"
+        wait_for("the unsaved change over MCP", lambda: vscode.context()["file"]["isDirty"])
+        saved = claude_tool(lock_file, "saveDocument", {"filePath": str(main)})
+        assert saved["success"] is True and saved["saved"] is True, saved
+        assert "// saved by the agent" in main.read_text()
+        main.write_text(MAIN)
     finally:
         tmux.stop()
         after = path.read_text()

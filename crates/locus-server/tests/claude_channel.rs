@@ -140,7 +140,9 @@ fn the_cli_finds_the_editor_and_sees_its_selection() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    for name in ["openDiff", "closeAllDiffTabs", "getDiagnostics", "getCurrentSelection"] {
+    for name in
+        ["openDiff", "closeAllDiffTabs", "getDiagnostics", "getCurrentSelection", "saveDocument"]
+    {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
 
@@ -174,6 +176,21 @@ fn the_cli_finds_the_editor_and_sees_its_selection() {
         serde_json::from_str(current["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(current["success"], true);
     assert_eq!(current["text"], p["text"]);
+
+    // Helix cannot be asked to save (it declares no `file.save`): the tool says so.
+    send(
+        &mut ws,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "saveDocument", "arguments": {"filePath": path.display().to_string()}}}),
+    );
+    let save = next(&mut ws, |m| m["id"] == 3);
+    let save: Value =
+        serde_json::from_str(save["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(save["success"], false, "{save}");
+    assert!(
+        save["message"].as_str().unwrap().starts_with("helix cannot be asked to save"),
+        "{save}"
+    );
 
     drop(ws);
     s.stop();

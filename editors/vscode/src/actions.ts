@@ -18,6 +18,7 @@ export const EDITOR_ACTIONS = [
   'diagnostic.collect',
   'edit.propose',
   'edit.propose.close',
+  'file.save',
 ];
 
 const INVALID_PARAMS = -32602;
@@ -81,11 +82,28 @@ export async function editorAction(action: unknown, params: unknown, log: (m: st
     case 'edit.propose.close':
       await review.decide(String(p.id), false);
       return { ok: true, data: {} };
+    case 'file.save':
+      return { ok: true, data: await fileSave(p) };
     default:
       throw new ResponseError(METHOD_NOT_FOUND, `VS Code's Locus extension has no editor action ${JSON.stringify(action)}`, {
         hint: `it does ${EDITOR_ACTIONS.join(', ')}`,
       });
   }
+}
+
+/** Saves the open document `uri` with VS Code's own save (its formatters and save
+ * participants run): `{saved: false}` when it is not open or has no unsaved changes. */
+async function fileSave(p: Record<string, unknown>): Promise<unknown> {
+  const uri = uriOf(p, 'uri');
+  // Compared by path: VS Code and Locus may spell the same file's URI differently.
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === uri.scheme && d.uri.fsPath === uri.fsPath);
+  if (!doc || !doc.isDirty) {
+    return { saved: false };
+  }
+  if (!(await doc.save())) {
+    throw failed(`VS Code did not save ${uri.fsPath}`);
+  }
+  return { saved: true };
 }
 
 async function symbolRename(p: Record<string, unknown>): Promise<unknown> {

@@ -13,7 +13,7 @@ local M = {}
 local api = vim.api
 
 --- The actions Neovim declares in initializationOptions.editorActions.
-M.declared = { 'symbol.rename', 'file.rename', 'editor.open_file', 'diagnostic.collect', 'edit.propose', 'edit.propose.close' }
+M.declared = { 'symbol.rename', 'file.rename', 'editor.open_file', 'diagnostic.collect', 'edit.propose', 'edit.propose.close', 'file.save' }
 
 -- How long one request to another language server may take (ms); Locus's own wait is longer.
 M.timeout = 15000
@@ -528,6 +528,24 @@ handlers['edit.propose'] = function(p)
     return { ok = true, data = { accepted = false } }
   end
   return { ok = true, data = answer }
+end
+
+-- {uri}: the buffer of `uri` written with Neovim's own `:write` (its autocommands run);
+-- `saved = false` when no loaded buffer holds the file or it has no unsaved changes.
+handlers['file.save'] = function(p)
+  local fname = vim.uri_to_fname(p.uri)
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(bufnr) and api.nvim_buf_get_name(bufnr) == fname then
+      if not vim.bo[bufnr].modified then
+        break
+      end
+      api.nvim_buf_call(bufnr, function()
+        vim.cmd('silent write')
+      end)
+      return { ok = true, data = { saved = true } }
+    end
+  end
+  return { ok = true, data = { saved = false } }
 end
 
 -- {id}: withdraws a proposal nobody decided on.

@@ -8,14 +8,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use locus_tools::ActionError;
+use locus_tools::tools::action::names;
 use serde_json::{Value, json};
 
 use crate::mcp::host::EditorLink;
 
 /// The action that shows a proposal and answers `{accepted, text?}`.
-pub const PROPOSE: &str = "edit.propose";
+pub const PROPOSE: &str = names::EDIT_PROPOSE;
 /// The action that withdraws a proposal.
-pub const CLOSE: &str = "edit.propose.close";
+pub const CLOSE: &str = names::EDIT_PROPOSE_CLOSE;
 
 /// The longest a proposal waits for the user: a proposal left open longer is withdrawn and
 /// counts as rejected, so that no wait is unbounded.

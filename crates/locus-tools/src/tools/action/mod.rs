@@ -61,6 +61,9 @@ pub mod names {
     pub const EDIT_PROPOSE: &str = "edit.propose";
     /// Withdraw a proposal nobody decided on (no tool of its own).
     pub const EDIT_PROPOSE_CLOSE: &str = "edit.propose.close";
+    /// Save a file's unsaved changes with the editor's own save (no tool of its own: Claude
+    /// Code's channel asks for it).
+    pub const FILE_SAVE: &str = "file.save";
 }
 
 /// How long before the call's deadline the wait on the editor gives up, so the error can say

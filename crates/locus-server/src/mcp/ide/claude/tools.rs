@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use locus_tools::tools::action::names;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomNotification,
     ListToolsResult, PaginatedRequestParams, ServerConfig, Tool,
@@ -88,6 +89,7 @@ impl ServerHandler for IdeServer {
             "getOpenEditors" => self.open_editors(),
             "getWorkspaceFolders" => self.workspace_folders(),
             "checkDocumentDirty" => self.document_dirty(&args)?,
+            "saveDocument" => self.save_document(&args).await?,
             other => return Err(mcp::no_tool(other)),
         };
         Ok(result.into())
@@ -160,7 +162,7 @@ impl IdeServer {
             None => json!({}),
         };
         let mut data = link
-            .request("diagnostic.collect", params, ACTION_WAIT)
+            .request(names::DIAGNOSTIC_COLLECT, params, ACTION_WAIT)
             .await
             .map_err(|e| internal(&format!("the editor could not collect diagnostics: {e:?}")))?;
         for file in data.as_array_mut().into_iter().flatten() {
@@ -181,10 +183,34 @@ impl IdeServer {
         let path = string(args, "filePath")?;
         let uri = locus_platform::file_uri::uri_of(Path::new(&path));
         self.link()?
-            .request("editor.open_file", json!({ "uri": uri }), ACTION_WAIT)
+            .request(names::EDITOR_OPEN_FILE, json!({ "uri": uri }), ACTION_WAIT)
             .await
             .map_err(|e| internal(&format!("the editor could not open {path}: {e:?}")))?;
         Ok(texts([format!("Opened file: {path}").as_str()]))
+    }
+
+    /// Saves the file with the editor's own save (`file.save`): its formatters and hooks run,
+    /// and nothing is written behind its back. An editor that cannot be asked says so.
+    async fn save_document(&self, args: &Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+        let path = string(args, "filePath")?;
+        let link = self.link()?;
+        let editor = link.editor();
+        if !editor.declared.iter().any(|a| a == names::FILE_SAVE) {
+            return Ok(json_text(json!({
+                "success": false, "filePath": path, "saved": false,
+                "message": format!("{} cannot be asked to save a file (it declared no {} action): save it there", editor.name, names::FILE_SAVE),
+            })));
+        }
+        let uri = locus_platform::file_uri::uri_of(Path::new(&path));
+        let data = link
+            .request(names::FILE_SAVE, json!({ "uri": uri }), ACTION_WAIT)
+            .await
+            .map_err(|e| internal(&format!("the editor could not save {path}: {e:?}")))?;
+        let saved = data["saved"].as_bool().unwrap_or(false);
+        let message = if saved { "Document saved" } else { "Not open, or no unsaved changes" };
+        Ok(json_text(
+            json!({"success": true, "filePath": path, "saved": saved, "message": message}),
+        ))
     }
 
     fn current_selection(&self) -> CallToolResult {
@@ -281,6 +307,11 @@ fn tools() -> Vec<Tool> {
         Tool::new(
             "checkDocumentDirty",
             "Whether a file open in the editor has unsaved changes",
+            schema(json!({"filePath": string}), &["filePath"]),
+        ),
+        Tool::new(
+            "saveDocument",
+            "Saves a file's unsaved changes in the editor",
             schema(json!({"filePath": string}), &["filePath"]),
         ),
     ]
