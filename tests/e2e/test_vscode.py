@@ -221,8 +221,10 @@ class VSCode:
         self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.runtime), XDG_CONFIG_HOME=str(tmp / "config"),
                         XDG_DATA_HOME=str(tmp / "data"), LOCUS_CACHE_DIR=str(tmp / "locus-cache"),
                         LOCUS_VSCODE_SELFTEST=str(self.selftest), LOCUS_LOG="info",
-                        # Where Claude Code's lock files go when its channel is turned on.
-                        CLAUDE_CONFIG_DIR=str(tmp / "claude"))
+                        # Where Claude Code's lock files and Gemini CLI's discovery files go
+                        # when their channels are turned on.
+                        CLAUDE_CONFIG_DIR=str(tmp / "claude"), TMPDIR=str(tmp / "tmp"))
+        (tmp / "tmp").mkdir()
         self.env.pop("LOCUS_TEST_TOOLS", None)
         run = subprocess.run([str(self.node), str(self.entry), "--extensions-dir", str(self.exts), "--user-data-dir", str(self.user),
                               "--install-extension", str(self.vsix)], env=self.env, capture_output=True, text=True, timeout=300)
@@ -653,6 +655,73 @@ def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
     assert any(f"The user selected the lines 4 to 5 from {path}" in b and "use a template string" in b for b in sent), \
         f"no request carried VS Code's selection: {[b[:300] for b in sent]}"
     assert not list((config / "ide").glob("*.lock")), "the lock file outlived the channel"
+
+
+def test_gemini_cli_reaches_vs_code_through_the_channel_when_turned_on(vscode):
+    """`locus.ideChannels: ["gemini"]`: the real Gemini CLI in a terminal beside VS Code connects
+    to Locus's channel, its prompt carries the file and lines selected in VS Code, and its
+    write_file is reviewed in VS Code's diff editor and accepted there."""
+    from agents_common import Gemini, agent_bin, agent_script
+    from test_ide_channels import gemini_agent, gemini_home, submit
+    from test_nvim_tmux import Tmux
+
+    d = vscode.driver
+    path = vscode.ws / "src" / "greeter.ts"
+    before = path.read_text()
+    proposed = before.replace("this.prefix + name", "`${this.prefix}${name}`")
+    settings = vscode.ws / ".vscode" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
+    settings.write_text(json.dumps({"locus.ideChannels": ["gemini"]}))
+    vscode.record = wait_for("the sidecar restarted", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    found = wait_for("Gemini CLI's discovery file", lambda: list((vscode.tmp / "tmp" / "gemini" / "ide").glob("*.json")))
+    record = json.loads(found[0].read_text())
+    assert record["workspacePath"] == str(vscode.ws), record
+    d("quickOpen", name="greeter.ts")
+    d("clickLine", text="greet(name: string)")
+    d("press", keys=["End", "Home", "Home", "Shift+ArrowDown", "Shift+ArrowDown"])
+    wait_for("the selection over MCP", lambda: (c := vscode.context()) and c.get("selection", {}).get("range") == {
+        "start": {"line": 4, "character": 1}, "end": {"line": 6, "character": 1}})
+
+    stub = Gemini([{"tool": "write_file", "args": {"file_path": str(path), "content": proposed}}, {"text": "Changed."}])
+    home = vscode.tmp / "gemini-agent"
+    gemini_home(home)
+    # The CLI's temporary folder is the window's: that is where it looks for the IDE.
+    agent = gemini_agent(vscode.tmp, home, stub)
+    cli = agent_bin("gemini")
+    # Locus's MCP tools, in the user's settings: the stub plays the model for the request that
+    # declares them.
+    added = subprocess.run([cli, "mcp", "add", "-s", "user", "--trust", "locus", "locus", "mcp"], cwd=home, env=agent,
+                           capture_output=True, text=True)
+    assert added.returncode == 0 and "locus" in (home / ".gemini" / "settings.json").read_text(), added
+    agent_script(home, agent, [cli, "-m", "gemini-2.5-flash"])
+    tmux = Tmux(home, agent)
+    try:
+        tmux.start(f"cd {vscode.ws} && exec sh {home / 'agent.sh'}")
+        pane = tmux.panes()[0].split()[0]
+        wait_for("Gemini CLI to start", lambda: "Type your message" in tmux.capture(pane), timeout=60)
+        submit(tmux, "/ide status")
+        wait_for("Gemini CLI to connect to VS Code", lambda: "Connected to" in tmux.capture(pane), timeout=60)
+        submit(tmux, "use a template string")
+        wait_for("Gemini CLI's diff in VS Code", lambda: any("greeter.ts" in t and "Gemini" in t for t in d("texts", selector=".tab")["texts"]))
+        d("screenshot", path=str(ARTIFACTS / "gemini-open-diff.png"))
+        d("command", title="Locus: Accept Proposed Change")
+        wait_for("Gemini CLI to finish", lambda: "Changed." in tmux.capture(pane), timeout=60)
+    finally:
+        # What the terminal showed last, for a failure's reader.
+        (ARTIFACTS / "gemini-pane.txt").write_text(tmux.capture(pane) if tmux.panes() else "")
+        tmux.stop()
+        after = path.read_text()
+        path.write_text(before)
+        pid = vscode.record["pid"]
+        settings.write_text("{}")
+        vscode.record = wait_for("the sidecar restarted without channels", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+        wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+    assert after == proposed, after
+    prompt = [json.dumps(r["body"]) for r in stub.requests if r["body"] and "use a template string" in json.dumps(r["body"])]
+    assert prompt and "Here is the user's editor context" in prompt[0], "the prompt carried no editor context"
+    assert str(path) in prompt[0] and "const message = this.prefix + name;" in prompt[0], prompt[0][:3000]
+    assert not list((vscode.tmp / "tmp" / "gemini" / "ide").glob("*.json")), "the discovery file outlived the channel"
 
 
 def test_setting_set_and_get_in_both_scopes(vscode):
