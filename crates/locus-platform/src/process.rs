@@ -21,8 +21,9 @@ pub struct ProcessInfo {
     pub args: Option<Vec<OsString>>,
     /// Whether it runs the very file this process runs (same device and inode, or path).
     pub runs_this_executable: bool,
-    /// When it started, where the system says (Windows): a process that started after a file
-    /// naming its id was written is not that file's process, but one that reuses its id.
+    /// When it started, where the system says (to the second or better): a process that
+    /// started after a file naming its id was written is not that file's process, but one
+    /// that reuses its id.
     pub started: Option<std::time::SystemTime>,
 }
 
@@ -212,7 +213,7 @@ mod unix {
                 executable,
                 args: Some(args),
                 runs_this_executable,
-                started: None,
+                started: started(pid),
             })
         }
         #[cfg(target_os = "macos")]
@@ -230,7 +231,11 @@ mod unix {
                 executable,
                 args: macos::arguments(pid),
                 runs_this_executable,
-                started: None,
+                started: Some(
+                    std::time::UNIX_EPOCH
+                        + std::time::Duration::from_secs(info.pbi_start_tvsec)
+                        + std::time::Duration::from_micros(info.pbi_start_tvusec),
+                ),
             })
         }
         #[cfg(not(any(target_os = "linux", target_os = "macos")))]
@@ -238,6 +243,26 @@ mod unix {
             let _ = (pid, me);
             None
         }
+    }
+
+    /// When `pid` started: its start in clock ticks after boot (`/proc/<pid>/stat`'s 22nd
+    /// field) after the boot time (`/proc/stat`'s `btime`, whole seconds, so at most a second
+    /// early). Read by hand: two numbers, where a crate such as procfs would bring all of
+    /// `/proc`.
+    #[cfg(target_os = "linux")]
+    fn started(pid: u32) -> Option<std::time::SystemTime> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The fields after the command, which is in parentheses and may hold any byte: the
+        // state (the 3rd field) first, so the 22nd is the 20th of these.
+        let (_, rest) = stat.rsplit_once(')')?;
+        let ticks: u64 = rest.split_whitespace().nth(19)?.parse().ok()?;
+        let boot = std::fs::read_to_string("/proc/stat").ok()?;
+        let boot: u64 = boot.lines().find_map(|l| l.strip_prefix("btime "))?.trim().parse().ok()?;
+        // SAFETY: sysconf only reads a system constant.
+        let hz =
+            u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok().filter(|h| *h > 0)?;
+        let after_boot = std::time::Duration::from_millis(ticks.checked_mul(1000)? / hz);
+        Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(boot) + after_boot)
     }
 
     pub fn working_dir(pid: u32) -> Option<PathBuf> {
@@ -459,5 +484,25 @@ mod windows {
         unsafe {
             SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL);
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    /// This process reads as started before now, and one started after it as started later:
+    /// what tells a reused process id from the process that wrote a file naming it.
+    #[test]
+    fn a_process_started_later_reads_as_started_later() {
+        let me = super::inspect(std::process::id()).and_then(|i| i.started);
+        let me = me.expect("this process's start");
+        assert!(me <= SystemTime::now(), "{me:?}");
+        std::thread::sleep(Duration::from_millis(200));
+        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let later = super::inspect(child.id()).and_then(|i| i.started);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(later.expect("the child's start") > me, "{later:?} against {me:?}");
     }
 }

@@ -82,8 +82,8 @@ pub fn publish(channel: &Channel, folders: &[PathBuf], ide_name: &str) -> io::Re
 
 /// Removes the discovery files of processes no longer alive (a killed editor's Locus): the CLI
 /// would take one whose folders hold its own and fail to connect, rather than find the live one.
-/// A file Locus wrote whose process id now belongs to another program (ids are reused) is
-/// stale too.
+/// A file Locus wrote whose process id now belongs to another program, or to a process that
+/// started after the file was written (ids are reused, by another Locus too), is stale too.
 fn remove_stale(dir: &std::path::Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -95,7 +95,8 @@ fn remove_stale(dir: &std::path::Path) {
             .and_then(|pid| pid.parse::<u32>().ok());
         let Some(pid) = pid.filter(|pid| *pid != std::process::id()) else { continue };
         if !locus_platform::process::alive(pid)
-            || (written_by_locus(&entry.path()) && !runs_locus(pid))
+            || (written_by_locus(&entry.path())
+                && (!runs_locus(pid) || started_after(pid, &entry.path())))
         {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -107,6 +108,19 @@ fn written_by_locus(file: &std::path::Path) -> bool {
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .is_some_and(|v| v["server"] == "locus")
+}
+
+/// Whether `pid` started after `file` was last written (by more than a second, the system's
+/// start times being at most that coarse): the process that wrote it had that id before.
+fn started_after(pid: u32, file: &std::path::Path) -> bool {
+    let started = locus_platform::process::inspect(pid).and_then(|i| i.started);
+    let written = std::fs::metadata(file).and_then(|m| m.modified()).ok();
+    match (started, written) {
+        (Some(started), Some(written)) => {
+            started.duration_since(written).is_ok_and(|d| d > std::time::Duration::from_secs(1))
+        }
+        _ => false,
+    }
 }
 
 /// Whether `pid` runs a program named `locus` (any version, any path).
