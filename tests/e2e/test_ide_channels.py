@@ -470,9 +470,10 @@ def test_a_killed_editors_files_are_not_trusted(tmp_path):
     # The next Locus, whatever the editor, removes the dead one's Gemini file.
     editor = Editor(work, env, "helix")
     try:
-        wait_for("the dead process's Gemini file removed", lambda: not gemini.exists(),
+        # The stale file goes just before the new one is written: the new one alone remains.
+        wait_for("the dead process's Gemini file removed, the new one written",
+                 lambda: not gemini.exists() and len(list(gemini_dir.glob("*.json"))) == 1,
                  detail=lambda: str(list(gemini_dir.iterdir())))
-        assert len(list(gemini_dir.glob("*.json"))) == 1, list(gemini_dir.iterdir())
     finally:
         editor.stop()
 

@@ -88,7 +88,11 @@ class Tmux:
         self.run("new-session", "-d", "-s", "e2e", "-x", str(COLS), "-y", str(ROWS), "-c", str(self.work), command)
         pid, fd = pty.fork()
         if pid == 0:  # the attached client, in the pseudo-terminal
-            os.execve(self.tmux, [self.tmux, "-S", self.socket, "attach-session", "-t", "e2e"], dict(self.env, TERM="xterm-256color"))
+            try:
+                os.execve(self.tmux, [self.tmux, "-S", self.socket, "attach-session", "-t", "e2e"], dict(self.env, TERM="xterm-256color"))
+            finally:
+                # Never back into pytest: a forked copy would run the remaining tests too.
+                os._exit(127)
         self.client_pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         threading.Thread(target=self._drain, daemon=True).start()
