@@ -95,12 +95,13 @@ class Tmux:
                 os._exit(127)
         self.client_pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        threading.Thread(target=self._drain, daemon=True).start()
+        self.drain = threading.Thread(target=self._drain, args=(fd,), daemon=True)
+        self.drain.start()
 
-    def _drain(self):
+    def _drain(self, fd: int):
         while True:
             try:
-                data = os.read(self.fd, 65536)
+                data = os.read(fd, 65536)
             except OSError:
                 return
             if not data:
@@ -125,7 +126,12 @@ class Tmux:
             except ChildProcessError:
                 pass
         if self.fd is not None:
+            # The client is gone, so the reader meets the end of the terminal. It must stop
+            # before the descriptor is closed: the number goes to the next file opened, and a
+            # reader still looping once read another test's pipe (`nvim --version`'s output).
+            self.drain.join(timeout=30)
             os.close(self.fd)
+            self.fd = None
 
 
 def wait_for(what: str, check, timeout: float = WAIT, detail=lambda: ""):
