@@ -238,8 +238,8 @@ pub fn is_loopback_url(url: &str) -> bool {
 /// (Windows), liveness is all that is checked. A file failing this is removed as stale (its
 /// pid reused), so the name test errs on the side of Locus: an editor started from a renamed
 /// binary was once taken for another program, and `locus status` deleted its live sidecar's
-/// file.
-fn sidecar_of_user(pid: u32, started_ms: u64) -> Result<(), String> {
+/// file. The agents' channel files Locus writes are judged by the same rule.
+pub(crate) fn sidecar_of_user(pid: u32, started_ms: u64) -> Result<(), String> {
     let Some(info) = process::inspect(pid) else {
         return if process::alive(pid) { Ok(()) } else { Err(format!("pid {pid} is gone")) };
     };

@@ -94,11 +94,14 @@ fn remove_stale(dir: &std::path::Path) {
             .and_then(|rest| rest.split('-').next())
             .and_then(|pid| pid.parse::<u32>().ok());
         let Some(pid) = pid.filter(|pid| *pid != std::process::id()) else { continue };
+        // Locus's own files are judged as its discovery records are, the file's time standing
+        // for the time the record holds.
+        let path = entry.path();
         if !locus_platform::process::alive(pid)
-            || (written_by_locus(&entry.path())
-                && (!runs_locus(pid) || started_after(pid, &entry.path())))
+            || (written_by_locus(&path)
+                && crate::mcp::discovery::sidecar_of_user(pid, written_ms(&path)).is_err())
         {
-            let _ = std::fs::remove_file(entry.path());
+            let _ = std::fs::remove_file(path);
         }
     }
 }
@@ -110,21 +113,12 @@ fn written_by_locus(file: &std::path::Path) -> bool {
         .is_some_and(|v| v["server"] == "locus")
 }
 
-/// Whether `pid` started after `file` was last written (by more than a second, the system's
-/// start times being at most that coarse): the process that wrote it had that id before.
-fn started_after(pid: u32, file: &std::path::Path) -> bool {
-    let started = locus_platform::process::inspect(pid).and_then(|i| i.started);
-    let written = std::fs::metadata(file).and_then(|m| m.modified()).ok();
-    match (started, written) {
-        (Some(started), Some(written)) => {
-            started.duration_since(written).is_ok_and(|d| d > std::time::Duration::from_secs(1))
-        }
-        _ => false,
-    }
-}
-
-/// Whether `pid` runs a program named `locus` (any version, any path).
-fn runs_locus(pid: u32) -> bool {
-    let Some(info) = locus_platform::process::inspect(pid) else { return true };
-    info.executable.as_deref().and_then(|e| e.file_stem()).is_none_or(|stem| stem == "locus")
+/// When `file` was last written, in milliseconds since the epoch; 0 when the system does not
+/// say (then no start time is compared).
+fn written_ms(file: &std::path::Path) -> u64 {
+    std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as u64)
 }
