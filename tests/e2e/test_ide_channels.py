@@ -161,15 +161,25 @@ def claude_tool(lock_file: Path, name: str, arguments: dict) -> dict:
     return json.loads(answer["result"]["content"][0]["text"])
 
 
-def test_the_prompt_carries_the_editors_selection(tmp_path):
+def helix_like_workspace(tmp_path: Path) -> "tuple[Path, dict]":
+    """A workspace for the Helix-like editor, and the environment of its `locus lsp`: the
+    workspace is home, and the runtime folder, Claude Code's settings (`.claude`) and the
+    temporary folder where Gemini CLI's files go are inside it."""
     work = tmp_path.resolve() / "ws"
     work.mkdir()
     (work / "run").mkdir(mode=0o700)
+    (work / "tmp").mkdir()
+    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(work / ".claude"), TMPDIR=str(work / "tmp"),
+               XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
+    return work, env
+
+
+def test_the_prompt_carries_the_editors_selection(tmp_path):
+    work, env = helix_like_workspace(tmp_path)
     config = work / ".claude"
     claude_home(config, work)
     app = work / "app.py"
     app.write_text(APP)
-    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(config), XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
     editor = Editor(work, env, "helix")
     stub = Anthropic([{"text": "It greets."}])
     tmux = None
@@ -332,14 +342,10 @@ def gemini_agent(work: Path, home: Path, stub) -> dict:
 def test_gemini_cli_sees_the_editors_file_and_selection(tmp_path):
     from agents_common import Gemini
 
-    work = tmp_path.resolve() / "ws"
-    work.mkdir()
-    (work / "run").mkdir(mode=0o700)
-    (work / "tmp").mkdir()
+    work, env = helix_like_workspace(tmp_path)
     gemini_home(work)
     app = work / "app.py"
     app.write_text(APP)
-    env = dict(os.environ, HOME=str(work), TMPDIR=str(work / "tmp"), XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
     editor = Editor(work, env, "helix")
     # Without MCP tools in the request, the stub answers every request with "ok".
     stub = Gemini([])
@@ -436,14 +442,9 @@ def test_a_killed_editors_files_are_not_trusted(tmp_path):
     process is dead and connects to nothing; the next Locus removes Gemini CLI's file."""
     import signal
 
-    work = tmp_path.resolve() / "ws"
-    work.mkdir()
-    (work / "run").mkdir(mode=0o700)
-    (work / "tmp").mkdir()
+    work, env = helix_like_workspace(tmp_path)
     config = work / ".claude"
     claude_home(config, work)
-    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(config), TMPDIR=str(work / "tmp"),
-               XDG_RUNTIME_DIR=str(work / "run"), LOCUS_LOG="info")
     editor = Editor(work, env, "helix")
     lock = wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))[0]
     gemini_dir = work / "tmp" / "gemini" / "ide"
@@ -482,15 +483,12 @@ def test_claude_codes_edit_reviewed_in_a_helix_like_editor(tmp_path):
     """Helix has no diff view: Claude Code's proposed edit opens beside the file as a document
     Locus shows (`window/showDocument`); the user edits it there and runs `locus.accept`
     (`space A`), and Claude Code writes that text."""
-    work = tmp_path.resolve() / "ws"
-    work.mkdir()
-    (work / "run").mkdir(mode=0o700)
+    work, env = helix_like_workspace(tmp_path)
+    env["XDG_CACHE_HOME"] = str(work / "cache")
     config = work / ".claude"
     claude_home(config, work)
     path = work / "greeter.py"
     path.write_text(GREETER)
-    env = dict(os.environ, HOME=str(work), CLAUDE_CONFIG_DIR=str(config), XDG_RUNTIME_DIR=str(work / "run"),
-               XDG_CACHE_HOME=str(work / "cache"), LOCUS_LOG="info")
     editor = Editor(work, env, "helix")
     stub = Anthropic([
         {"tool": "Read", "args": {"file_path": str(path)}},

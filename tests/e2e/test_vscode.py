@@ -581,13 +581,41 @@ def test_edit_propose_is_reviewed_in_vs_codes_diff_editor(vscode):
         wait_for("the proposal's tab closed", lambda: "Proposed: greeter.ts" not in "\n".join(d("texts", selector=".tab")["texts"]))
 
 
+def restart_with_settings(vscode, settings: dict, what: str = "the sidecar restarted") -> None:
+    """Writes the workspace's settings, a change the extension answers with a new `locus lsp`,
+    and waits until that one has written its discovery file."""
+    path = vscode.ws / ".vscode" / "settings.json"
+    path.parent.mkdir(exist_ok=True)
+    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
+    path.write_text(json.dumps(settings))
+    vscode.record = wait_for(what, lambda: (r := vscode._record()) and r["pid"] != pid and r)
+
+
+def select_two_lines_of_greet(vscode) -> None:
+    """Selects the first two lines of `greet` in greeter.ts with the keyboard, and waits until
+    Locus has the selection (the context counts lines and characters from 1)."""
+    d = vscode.driver
+    d("quickOpen", name="greeter.ts")
+    d("clickLine", text="greet(name: string)")
+    d("press", keys=["End", "Home", "Home", "Shift+ArrowDown", "Shift+ArrowDown"])
+    wait_for("the selection over MCP", lambda: (c := vscode.context()) and c.get("selection", {}).get("range") == {
+        "start": {"line": 4, "character": 1}, "end": {"line": 6, "character": 1}})
+
+
+def without_channels(vscode) -> None:
+    """The settings back as the fixture had them, waited for, so that the next test starts on a
+    settled server."""
+    restart_with_settings(vscode, {}, "the sidecar restarted without channels")
+    wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+
+
 def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
     """`locus.ideChannels: ["claude"]` in a window without Claude Code's extension: the real
     `claude --ide`, in a terminal beside VS Code, connects to Locus's channel, sees the lines
     selected in VS Code, and its edit is reviewed in VS Code's diff editor and accepted there."""
-    from agents_common import agent_bin, agent_env, agent_script
+    from agents_common import agent_bin, agent_script
     from model_stub import Anthropic
-    from test_ide_channels import KEY, claude_home, submit
+    from test_ide_channels import claude_agent, claude_home, claude_tool, submit
     from test_nvim_tmux import Tmux
 
     d = vscode.driver
@@ -595,20 +623,10 @@ def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
     claude_home(config, vscode.ws)
     path = vscode.ws / "src" / "greeter.ts"
     before = path.read_text()
-    settings = vscode.ws / ".vscode" / "settings.json"
-    settings.parent.mkdir(exist_ok=True)
-    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
-    settings.write_text(json.dumps({"locus.ideChannels": ["claude"]}))
-    vscode.record = wait_for("the sidecar restarted", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    restart_with_settings(vscode, {"locus.ideChannels": ["claude"]})
     lock = json.loads(wait_for("Claude Code's lock file", lambda: list((config / "ide").glob("*.lock")))[0].read_text())
     assert lock["workspaceFolders"] == [str(vscode.ws)] and lock["transport"] == "ws", lock
-    # Two lines selected with the keyboard.
-    d("quickOpen", name="greeter.ts")
-    d("clickLine", text="greet(name: string)")
-    d("press", keys=["End", "Home", "Home", "Shift+ArrowDown", "Shift+ArrowDown"])
-    # (The context counts lines and characters from 1.)
-    wait_for("the selection over MCP", lambda: (c := vscode.context()) and c.get("selection", {}).get("range") == {
-        "start": {"line": 4, "character": 1}, "end": {"line": 6, "character": 1}})
+    select_two_lines_of_greet(vscode)
 
     stub = Anthropic([
         {"tool": "Read", "args": {"file_path": str(path)}},
@@ -616,8 +634,7 @@ def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
         {"text": "Changed."},
     ])
     home = vscode.tmp / "agent"
-    agent = agent_env(home, home, ANTHROPIC_BASE_URL=stub.url, ANTHROPIC_API_KEY=KEY, CLAUDE_CONFIG_DIR=str(config),
-                      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    agent = claude_agent(home, config, stub)
     agent_script(home, agent, [agent_bin("claude"), "--ide", "--permission-mode", "default"])
     tmux = Tmux(home, agent)
     try:
@@ -630,7 +647,6 @@ def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
         d("command", title="Locus: Accept Proposed Change")
         wait_for("Claude Code to finish", lambda: "Changed." in tmux.capture(pane), timeout=60)
         # `saveDocument` (offered, though the CLI itself never calls it): VS Code's own save.
-        from test_ide_channels import claude_tool
         lock_file = next((config / "ide").glob("*.lock"))
         d("quickOpen", name="main.ts")
         d("clickLine", text="return g.greet")
@@ -646,10 +662,7 @@ def test_claude_code_reaches_vs_code_through_the_channel_when_turned_on(vscode):
         tmux.stop()
         after = path.read_text()
         path.write_text(before)
-        pid = vscode.record["pid"]
-        settings.write_text("{}")
-        vscode.record = wait_for("the sidecar restarted without channels", lambda: (r := vscode._record()) and r["pid"] != pid and r)
-        wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+        without_channels(vscode)
     assert after == before.replace("this.prefix + name", "`${this.prefix}${name}`"), after
     sent = [json.dumps(r["body"]) for r in stub.requests if r["path"].startswith("/v1/messages") and r["body"]]
     assert any(f"The user selected the lines 4 to 5 from {path}" in b and "use a template string" in b for b in sent), \
@@ -669,19 +682,11 @@ def test_gemini_cli_reaches_vs_code_through_the_channel_when_turned_on(vscode):
     path = vscode.ws / "src" / "greeter.ts"
     before = path.read_text()
     proposed = before.replace("this.prefix + name", "`${this.prefix}${name}`")
-    settings = vscode.ws / ".vscode" / "settings.json"
-    settings.parent.mkdir(exist_ok=True)
-    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
-    settings.write_text(json.dumps({"locus.ideChannels": ["gemini"]}))
-    vscode.record = wait_for("the sidecar restarted", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    restart_with_settings(vscode, {"locus.ideChannels": ["gemini"]})
     found = wait_for("Gemini CLI's discovery file", lambda: list((vscode.tmp / "tmp" / "gemini" / "ide").glob("*.json")))
     record = json.loads(found[0].read_text())
     assert record["workspacePath"] == str(vscode.ws), record
-    d("quickOpen", name="greeter.ts")
-    d("clickLine", text="greet(name: string)")
-    d("press", keys=["End", "Home", "Home", "Shift+ArrowDown", "Shift+ArrowDown"])
-    wait_for("the selection over MCP", lambda: (c := vscode.context()) and c.get("selection", {}).get("range") == {
-        "start": {"line": 4, "character": 1}, "end": {"line": 6, "character": 1}})
+    select_two_lines_of_greet(vscode)
 
     stub = Gemini([{"tool": "write_file", "args": {"file_path": str(path), "content": proposed}}, {"text": "Changed."}])
     home = vscode.tmp / "gemini-agent"
@@ -696,6 +701,7 @@ def test_gemini_cli_reaches_vs_code_through_the_channel_when_turned_on(vscode):
     assert added.returncode == 0 and "locus" in (home / ".gemini" / "settings.json").read_text(), added
     agent_script(home, agent, [cli, "-m", "gemini-2.5-flash"])
     tmux = Tmux(home, agent)
+    pane = None
     try:
         tmux.start(f"cd {vscode.ws} && exec sh {home / 'agent.sh'}")
         pane = tmux.panes()[0].split()[0]
@@ -709,14 +715,12 @@ def test_gemini_cli_reaches_vs_code_through_the_channel_when_turned_on(vscode):
         wait_for("Gemini CLI to finish", lambda: "Changed." in tmux.capture(pane), timeout=60)
     finally:
         # What the terminal showed last, for a failure's reader.
-        (ARTIFACTS / "gemini-pane.txt").write_text(tmux.capture(pane) if tmux.panes() else "")
+        if pane:
+            (ARTIFACTS / "gemini-pane.txt").write_text(tmux.capture(pane))
         tmux.stop()
         after = path.read_text()
         path.write_text(before)
-        pid = vscode.record["pid"]
-        settings.write_text("{}")
-        vscode.record = wait_for("the sidecar restarted without channels", lambda: (r := vscode._record()) and r["pid"] != pid and r)
-        wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
+        without_channels(vscode)
     assert after == proposed, after
     prompt = [json.dumps(r["body"]) for r in stub.requests if r["body"] and "use a template string" in json.dumps(r["body"])]
     assert prompt and "Here is the user's editor context" in prompt[0], "the prompt carried no editor context"
@@ -782,19 +786,13 @@ def test_mcp_port_setting_restarts_the_server_and_says_what_is_wrong(vscode):
     wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
     # Back to the default port: one more restart, waited for, so that the next test starts on a
     # settled server.
-    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
-    settings.write_text("{}")
-    vscode.record = wait_for("the sidecar restarted on the default port", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    restart_with_settings(vscode, {}, "the sidecar restarted on the default port")
     wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
 
 
 def test_mcp_tools_setting_chooses_what_agents_are_offered(vscode):
     """`locus.mcp.tools` restarts `locus lsp --tools`; agents then get only those families."""
-    settings = vscode.ws / ".vscode" / "settings.json"
-    settings.parent.mkdir(exist_ok=True)
-    pid = wait_for("the sidecar's discovery file", vscode._record)["pid"]
-    settings.write_text(json.dumps({"locus.mcp.tools": ["symbol", "system", "-symbol_search"]}))
-    vscode.record = wait_for("the sidecar restarted", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    restart_with_settings(vscode, {"locus.mcp.tools": ["symbol", "system", "-symbol_search"]})
 
     def listed():
         env = vscode.call("mcp_list_tools", category="symbol")
@@ -805,9 +803,7 @@ def test_mcp_tools_setting_chooses_what_agents_are_offered(vscode):
     assert refused["error"]["code"] == "E_UNSUPPORTED", refused
     assert "--tools symbol,system,-symbol_search" in refused["error"]["message"], refused
     # Back to every tool, waited for, so that the next test starts on a settled server.
-    pid = vscode.record["pid"]
-    settings.write_text("{}")
-    vscode.record = wait_for("the sidecar restarted with every tool", lambda: (r := vscode._record()) and r["pid"] != pid and r)
+    restart_with_settings(vscode, {}, "the sidecar restarted with every tool")
     wait_for("the restarted sidecar", lambda: vscode.call("editor_get_context")["ok"])
 
 
